@@ -1,0 +1,115 @@
+# pact - see README.md.  `make run` and `make test` are all a fresh Debian 12 machine needs.
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+BUILD ?= build
+BIN := $(BUILD)/bin
+PREFIX ?= /usr/local
+
+CC ?= cc
+SMPICC ?= smpicc
+MPICC ?= mpicc.openmpi
+MPICC_MPICH ?= mpicc.mpich
+
+OPT ?= -O2 -g
+WARN := -Wall -Wextra -Wstrict-prototypes
+ifneq ($(filter true 1,$(CI) $(WERROR)),)
+WARN += -Werror
+endif
+BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) $(SAN) -MMD -MP
+INC := -Isim -Isim/run -Ipatterns -Iplatforms -Imodels -Ituner -Icli
+# Recursive (=): expanded when a recipe runs, after `deps` has installed the packages.
+HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.1)
+HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm
+
+# Schedule IR, registry and builders: plain C, compiled into host tools and rank binaries alike.
+SCHED_SRC := sim/sched.c sim/registry.c sim/sizes.c $(sort $(wildcard sim/coll/*/*.c))
+RANK_SRC := sim/bench.c sim/exec.c $(SCHED_SRC)
+HOST_SRC := $(SCHED_SRC) sim/dryrun.c sim/host.c $(wildcard patterns/*.c) $(wildcard platforms/*.c) \
+            $(wildcard sim/run/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c) \
+            $(filter-out cli/pact.c,$(wildcard cli/*.c))
+HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/host/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps sim real test unit integration run bench bench-fidelity install clean check-asan format
+
+all: deps $(BIN)/pact sim
+
+deps:
+	@bash scripts/install-deps.sh
+
+sim: $(BIN)/pact-bench-smpi
+real: deps $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich
+
+$(BUILD)/host/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/libpact-host.a: $(HOST_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/pact: $(BUILD)/host/cli/pact.o $(BUILD)/libpact-host.a
+	@mkdir -p $(@D)
+	$(CC) $(OPT) $(SAN) -o $@ $^ $(HOST_LIBS)
+
+# One bench source, three builds: SMPI (simulation), Open MPI and MPICH (real machines).
+$(BIN)/pact-bench-smpi: $(RANK_SRC) $(wildcard sim/*.h) | deps
+	@mkdir -p $(@D)
+	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -DPACT_SMPI -Isim -o $@ $(RANK_SRC) -lm
+
+$(BIN)/pact-bench-mpi: $(RANK_SRC) $(wildcard sim/*.h) | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(BASE_CFLAGS) -Isim -o $@ $(RANK_SRC) -lm
+
+$(BIN)/pact-bench-mpich: $(RANK_SRC) $(wildcard sim/*.h) | deps
+	@mkdir -p $(@D)
+	$(MPICC_MPICH) $(BASE_CFLAGS) -Isim -o $@ $(RANK_SRC) -lm
+
+$(BUILD)/tests/%: $(BUILD)/host/tests/%.o $(BUILD)/libpact-host.a
+	@mkdir -p $(@D)
+	$(CC) $(OPT) $(SAN) -o $@ $^ $(HOST_LIBS)
+
+# ---- tests -------------------------------------------------------------------------------------------
+unit: all $(TEST_BIN)
+	@bash tests/run-unit.sh $(TEST_BIN)
+
+integration: all real
+	@bash tests/run-integration.sh
+
+test: all real $(TEST_BIN)
+	@bash tests/run-all.sh $(TEST_BIN)
+
+# Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build tree.
+check-asan: deps
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" OPT="-O1 -g" \
+	    build-asan/bin/pact $(patsubst $(BUILD)/%,build-asan/%,$(TEST_BIN))
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	    bash tests/run-unit.sh $(patsubst $(BUILD)/%,build-asan/%,$(TEST_BIN))
+
+# ---- the main job: a small what-if study on the built-in generic32x32 ------------------------------------
+RUN_DIR ?= results/run-$(shell date +%Y%m%d-%H%M%S)
+run: all
+	$(BIN)/pact sim --platform generic32x32 --nodes 2 --ppn 32 --coll allreduce \
+	    --algs recursive_doubling,ring --sizes 8,1K,64K,1M --patterns no_delay,last_delayed \
+	    --skew-factor 1.5 --reps 3 -o $(RUN_DIR)
+	@echo "results in $(RUN_DIR)/ (results.csv, summary.txt)"
+
+bench: bench-fidelity
+
+bench-fidelity: all
+	bash scripts/fidelity.sh
+
+install: all real
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN)/pact $(BIN)/pact-bench-smpi $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich \
+	    $(DESTDIR)$(PREFIX)/bin/
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,120 @@
+/* cmd_list.c - pact list algorithms|platforms|patterns. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pact_cli.h"
+#include "pact_host.h"
+#include "pact_patterns.h"
+#include "pact_platforms.h"
+#include "pact_sim.h"
+
+static void restrictions(unsigned r, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s%s%s", r & PACT_R_POF2 ? "pof2 " : "", r & PACT_R_COMMUTATIVE ? "commutative " : "",
+             r & PACT_R_COUNT_GE_P ? "count>=P " : "", r ? "" : "-");
+    size_t l = strlen(buf);
+    if (l > 1 && buf[l - 1] == ' ')
+        buf[l - 1] = 0;
+}
+
+/* CSV field, quoted when it holds a comma or a quote. */
+static void csv_field(const char *s, int last)
+{
+    s = s ? s : "";
+    if (strpbrk(s, ",\"\n")) {
+        putchar('"');
+        for (; *s; s++) {
+            if (*s == '"')
+                putchar('"');
+            putchar(*s);
+        }
+        putchar('"');
+    } else {
+        fputs(s, stdout);
+    }
+    putchar(last ? '\n' : ',');
+}
+
+static int list_algorithms(const char *coll, const char *format)
+{
+    int want = -1;
+    if (coll && (want = pact_coll_from_name(coll)) < 0) {
+        fprintf(stderr, "pact: --coll %s: unknown collective (allreduce, reduce, bcast, alltoall, allgather)\n",
+                coll);
+        return 2;
+    }
+    int csv = !strcmp(format, "csv");
+    if (!csv && strcmp(format, "table")) {
+        fprintf(stderr, "pact: --format %s: expected table or csv\n", format);
+        return 2;
+    }
+    if (csv)
+        puts("collective,algorithm,ompi_id,mpich,smpi,restrictions,parameters,cost,source");
+    else
+        printf("%-10s %-20s %5s %-20s %-8s %-12s %s\n", "collective", "algorithm", "ompi", "mpich", "smpi",
+               "restrictions", "cost (m = bytes per process)");
+    for (size_t i = 0; i < pact_alg_count(); i++) {
+        const pact_alg *a = pact_alg_at(i);
+        if (want >= 0 && (int)a->coll != want)
+            continue;
+        char r[64], id[16], params[256] = "";
+        restrictions(a->restrictions, r, sizeof(r));
+        snprintf(id, sizeof(id), "%d", a->ompi_id);
+        for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++)
+            snprintf(params + strlen(params), sizeof(params) - strlen(params), "%s%s=%ld", k ? " " : "",
+                     a->params[k].name, a->params[k].def);
+        if (csv) {
+            csv_field(pact_coll_name(a->coll), 0);
+            csv_field(a->name, 0);
+            csv_field(a->ompi_id ? id : "", 0);
+            csv_field(a->mpich, 0);
+            csv_field(a->smpi, 0);
+            csv_field(r, 0);
+            csv_field(params, 0);
+            csv_field(a->cost, 0);
+            csv_field(a->source, 1);
+        } else {
+            printf("%-10s %-20s %5s %-20s %-8s %-12s %s\n", pact_coll_name(a->coll), a->name, a->ompi_id ? id : "-",
+                   a->mpich ? a->mpich : "-", a->smpi ? a->smpi : "-", r, a->cost);
+        }
+    }
+    return 0;
+}
+
+int pact_cmd_list(int argc, char **argv)
+{
+    char *coll = NULL, *format = NULL;
+    GOptionEntry entries[] = {
+        {"coll", 0, 0, G_OPTION_ARG_STRING, &coll, "only this collective", "C"},
+        {"format", 0, 0, G_OPTION_ARG_STRING, &format, "table (default) or csv", "F"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *ctx = g_option_context_new("algorithms|platforms|patterns");
+    g_option_context_set_summary(ctx, "Lists what pact knows.\n\nexample: pact list algorithms --coll allreduce --format csv");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    int rc = 2;
+    if (!pact_cli_parse(ctx, &argc, &argv))
+        goto out;
+    if (argc != 2) {
+        fprintf(stderr, "pact list: say what to list: algorithms, platforms or patterns\n");
+        goto out;
+    }
+    if (!strcmp(argv[1], "algorithms")) {
+        rc = list_algorithms(coll, format ? format : "table");
+    } else if (!strcmp(argv[1], "platforms")) {
+        for (size_t i = 0; i < pact_platform_count(); i++)
+            printf("%-14s %s\n", pact_platform_at(i)->name, pact_platform_at(i)->description);
+        rc = 0;
+    } else if (!strcmp(argv[1], "patterns")) {
+        for (const char *const *s = pact_pattern_shapes(); *s; s++)
+            printf("%-16s %s\n", *s, pact_pattern_describe(*s));
+        rc = 0;
+    } else {
+        fprintf(stderr, "pact list: unknown list '%s' (algorithms, platforms, patterns)\n", argv[1]);
+    }
+out:
+    g_option_context_free(ctx);
+    g_free(coll);
+    g_free(format);
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* pact.c - the `pact` command line: dispatches to one file per command. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pact_cli.h"
+#include "pact_host.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *what;
+} commands[] = {
+    {"list", pact_cmd_list, "list algorithms, platforms or patterns"},
+    {"platform", pact_cmd_platform, "show or export a built-in machine"},
+    {"pattern", pact_cmd_pattern, "generate arrival patterns"},
+    {"sim", pact_cmd_sim, "simulate collective algorithms under arrival patterns (SimGrid/SMPI)"},
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: pact <command> [options]     (pact <command> --help for details)\n\ncommands:\n", f);
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
+    fputs("\nexample: pact sim --platform generic32x32 --nodes 2 --ppn 32 --coll allreduce --algs all \\\n"
+          "             --sizes 8,64K,1M --patterns no_delay,last_delayed --skew-factor 1.5 -o results/demo\n",
+          f);
+}
+
+int pact_cli_fail(GError *err)
+{
+    int st = pact_exit_status(err);
+    fprintf(stderr, "pact: %s\n", err->message);
+    g_error_free(err);
+    return st;
+}
+
+gboolean pact_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
+{
+    GError *err = NULL;
+    if (g_option_context_parse(ctx, argc, argv, &err))
+        return TRUE;
+    fprintf(stderr, "pact: %s\n", err->message);
+    g_error_free(err);
+    return FALSE;
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "C");
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "pact: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

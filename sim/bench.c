@@ -1,0 +1,783 @@
+/*
+ * bench.c - the bench driver: one source, built with smpicc (simulation) and with mpicc (real machines).
+ *
+ * For each call (Salimi Beni et al., Listing 1): synchronise, wait until the rank's arrival time, record
+ * a_i, run the collective, record e_i; rank 0 gathers them and writes
+ *     total delay d* = max(e_i) - min(a_i)      last delay d^ = max(e_i) - max(a_i).
+ * In simulation all ranks share SimGrid's clock, so waiting is a simulated sleep to an absolute time; on
+ * real machines clocks are aligned to rank 0 by ping-pong and the rank busy-waits (a first cut; the
+ * patterns issue refines it).  A rank that reaches the common start after its deadline marks the call
+ * late, and the call is repeated with a doubled margin, so recorded arrivals are the intended ones.
+ *
+ *   pact-bench --coll allreduce --alg ring --count 1024 [--dtype double] [--op sum] [--reps 5]
+ *              [--pattern FILE] [--gamma G] [--check] [--out FILE] [--arrivals FILE]
+ *   pact-bench --plan PLAN [--out FILE] [--arrivals FILE]     many cells in one launch
+ *   pact-bench --matrix [--algs a,b] [--counts 0,1,P-1,1000] [--dtypes int,double] [--ops sum,max]
+ *                                                             correctness against the library's collective
+ *
+ * A plan line is: cell coll alg count dtype op root reps gamma pattern-file|-   ('#' starts a comment).
+ * alg "mpi" is the MPI library's own collective (under SMPI, the one smpirun's --cfg selects).
+ */
+#include "pact_mpi.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef PACT_SMPI
+#include <simgrid/actor.h>
+#include <smpi/smpi.h>
+#endif
+
+#define MAX_TRIES 8
+
+typedef struct {
+    char name[64];
+    MPI_Datatype type;
+    size_t size;
+} dtype_desc;
+
+static const dtype_desc dtypes[] = {
+    {"int", MPI_INT, sizeof(int)},
+    {"float", MPI_FLOAT, sizeof(float)},
+    {"double", MPI_DOUBLE, sizeof(double)},
+};
+
+typedef struct {
+    char name[16];
+    MPI_Op op;
+    int commutative;
+} op_desc;
+
+static const op_desc ops[] = {
+    {"sum", MPI_SUM, 1},
+    {"max", MPI_MAX, 1},
+    {"min", MPI_MIN, 1},
+};
+
+/* One cell: a collective call measured `reps` times under one arrival pattern. */
+typedef struct {
+    char id[64];
+    pact_coll coll;
+    char alg[64];
+    size_t count;
+    const dtype_desc *dt;
+    const op_desc *op;
+    int root;
+    int reps, warmup;
+    double gamma;
+    char pattern[4096];
+    int check;
+} cell_t;
+
+typedef struct {
+    MPI_Comm comm;
+    int rank, size;
+    double offset; /* add to MPI_Wtime() to get rank 0's clock */
+    double margin; /* time between the common reference and the earliest arrival */
+    int timing_only;
+    FILE *out, *arr;
+} bench_t;
+
+static const dtype_desc *find_dtype(const char *n)
+{
+    for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
+        if (strcmp(dtypes[i].name, n) == 0)
+            return &dtypes[i];
+    return NULL;
+}
+
+static const op_desc *find_op(const char *n)
+{
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+        if (strcmp(ops[i].name, n) == 0)
+            return &ops[i];
+    return NULL;
+}
+
+/* ---- time ---------------------------------------------------------------------------------------- */
+
+static double now_global(const bench_t *b)
+{
+    return MPI_Wtime() + b->offset;
+}
+
+/* Waits until rank 0's clock reads `t`. */
+static void wait_until(const bench_t *b, double t)
+{
+#ifdef PACT_SMPI
+    /* Exact to the bit with smpi/wtime:0; nanosleep and usleep truncate. */
+    if (t > now_global(b))
+        sg_actor_sleep_until(t);
+#else
+    while (now_global(b) < t)
+        ;
+#endif
+}
+
+/* Estimates this rank's clock offset to rank 0: the sample with the shortest round trip of a few
+ * ping-pongs, midpoint rule.  In simulation all clocks are one and the offset is 0. */
+static int clock_sync(bench_t *b)
+{
+    int rc = PACT_OK;
+    b->offset = 0;
+#ifndef PACT_SMPI
+    enum { ROUNDS = 20 };
+    for (int r = 1; r < b->size; r++) {
+        for (int k = 0; k < ROUNDS; k++) {
+            if (b->rank == 0) {
+                double t;
+                PACT_MPI_CHECK(MPI_Recv(&t, 1, MPI_DOUBLE, r, 1, b->comm, MPI_STATUS_IGNORE));
+                t = MPI_Wtime();
+                PACT_MPI_CHECK(MPI_Send(&t, 1, MPI_DOUBLE, r, 2, b->comm));
+            } else if (b->rank == r) {
+                static double best_rtt = 1e30;
+                if (k == 0)
+                    best_rtt = 1e30;
+                double t1 = MPI_Wtime(), t0;
+                PACT_MPI_CHECK(MPI_Send(&t1, 1, MPI_DOUBLE, 0, 1, b->comm));
+                PACT_MPI_CHECK(MPI_Recv(&t0, 1, MPI_DOUBLE, 0, 2, b->comm, MPI_STATUS_IGNORE));
+                double t2 = MPI_Wtime();
+                if (t2 - t1 < best_rtt) {
+                    best_rtt = t2 - t1;
+                    b->offset = t0 - (t1 + t2) / 2;
+                }
+            }
+        }
+    }
+#endif
+    goto out;
+out:
+    return rc;
+}
+
+/* ---- data ------------------------------------------------------------------------------------------ */
+
+static double seed_value(int rank, size_t i)
+{
+    return (double)((long)(((size_t)rank * 37 + i * 11) % 199) - 99);
+}
+
+static void fill(void *buf, const dtype_desc *dt, int rank, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v = seed_value(rank, i);
+        if (dt->type == MPI_INT)
+            ((int *)buf)[i] = (int)v;
+        else if (dt->type == MPI_FLOAT)
+            ((float *)buf)[i] = (float)(v / 7.0);
+        else
+            ((double *)buf)[i] = v / 7.0;
+    }
+}
+
+/* Number of elements that differ beyond rounding; sums of P values below 100/7 in magnitude. */
+static size_t compare(const void *got, const void *want, const dtype_desc *dt, size_t n, int P)
+{
+    size_t bad = 0;
+    double tol = dt->type == MPI_FLOAT ? 1e-5 * 15.0 * P : 1e-12 * 15.0 * P;
+    for (size_t i = 0; i < n; i++) {
+        if (dt->type == MPI_INT)
+            bad += ((const int *)got)[i] != ((const int *)want)[i];
+        else if (dt->type == MPI_FLOAT)
+            bad += !(fabs((double)((const float *)got)[i] - (double)((const float *)want)[i]) <= tol);
+        else
+            bad += !(fabs(((const double *)got)[i] - ((const double *)want)[i]) <= tol);
+    }
+    return bad;
+}
+
+/* ---- running one collective -------------------------------------------------------------------------- */
+
+typedef struct {
+    const pact_alg *alg; /* NULL: the MPI library's own collective */
+    pact_sched sched;
+    pact_exec_ctx x;
+    void *send, *recv;
+    int inplace;
+} call_t;
+
+static int library_call(const cell_t *c, call_t *k, MPI_Comm comm)
+{
+    int rc = PACT_OK;
+    void *sb = k->inplace ? MPI_IN_PLACE : k->send;
+    switch (c->coll) {
+    case PACT_COLL_ALLREDUCE:
+        PACT_MPI_CHECK(MPI_Allreduce(sb, k->recv, (int)c->count, c->dt->type, c->op->op, comm));
+        break;
+    default:
+        rc = PACT_ERR_ARG;
+    }
+out:
+    return rc;
+}
+
+static int run_call(const cell_t *c, call_t *k, MPI_Comm comm)
+{
+    if (!k->alg)
+        return library_call(c, k, comm);
+    return pact_exec(&k->sched, &k->x);
+}
+
+static void *balloc(const bench_t *b, size_t bytes)
+{
+#ifdef PACT_SMPI
+    if (b->timing_only)
+        return SMPI_SHARED_MALLOC(bytes + 16);
+#endif
+    (void)b;
+    return calloc(1, bytes + 16);
+}
+
+static void bfree(const bench_t *b, void *p)
+{
+    if (!p)
+        return;
+#ifdef PACT_SMPI
+    if (b->timing_only) {
+        SMPI_SHARED_FREE(p);
+        return;
+    }
+#endif
+    (void)b;
+    free(p);
+}
+
+static void call_free(const bench_t *b, call_t *k)
+{
+    bfree(b, k->send);
+    bfree(b, k->recv);
+    for (int i = PACT_BUF_TMP0; i < PACT_NBUF; i++)
+        bfree(b, k->x.buf[i]);
+    pact_sched_free(&k->sched);
+    memset(k, 0, sizeof(*k));
+}
+
+/* Builds the schedule and allocates buffers for a cell.  PACT_ERR_RESTRICTED leaves `why` set. */
+static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, const char **why)
+{
+    memset(k, 0, sizeof(*k));
+    pact_sched_init(&k->sched);
+    k->inplace = inplace;
+    *why = NULL;
+    size_t ns, nr, es = c->dt->size;
+    pact_coll_buf_counts(c->coll, b->rank, b->size, c->root, c->count, &ns, &nr);
+    if (strcmp(c->alg, "mpi") != 0) {
+        k->alg = pact_alg_find(c->coll, c->alg);
+        if (!k->alg) {
+            *why = "unknown algorithm";
+            return PACT_ERR_ARG;
+        }
+        pact_build_args a = {.coll = c->coll,
+                             .rank = b->rank,
+                             .size = b->size,
+                             .root = c->root,
+                             .count = c->count,
+                             .elem_size = es,
+                             .commutative = c->op->commutative,
+                             .inplace = inplace};
+        pact_args_defaults(k->alg, &a);
+        int rc = pact_alg_applies(k->alg, &a, why);
+        if (rc != PACT_OK)
+            return rc;
+        rc = pact_build(k->alg, &a, &k->sched);
+        if (rc != PACT_OK) {
+            *why = "schedule builder failed";
+            return rc;
+        }
+    }
+    k->send = balloc(b, ns * es);
+    k->recv = balloc(b, nr * es);
+    if (!k->send || !k->recv)
+        return PACT_ERR_NOMEM;
+    k->x.comm = b->comm;
+    k->x.dtype = c->dt->type;
+    k->x.op = c->op->op;
+    k->x.tag = 100;
+    k->x.gamma = c->gamma;
+    k->x.no_compute = b->timing_only;
+    k->x.buf[PACT_BUF_SEND] = inplace ? k->recv : k->send;
+    k->x.buf[PACT_BUF_RECV] = k->recv;
+    for (int i = PACT_BUF_TMP0; i < PACT_NBUF; i++)
+        if (k->sched.buf_count[i] > 0 && !(k->x.buf[i] = balloc(b, k->sched.buf_count[i] * es)))
+            return PACT_ERR_NOMEM;
+    return PACT_OK;
+}
+
+/* Runs the cell once on seeded data and compares with the library's collective.  *bad: elements wrong,
+ * summed over ranks. */
+static int check_call(const bench_t *b, const cell_t *c, call_t *k, size_t *bad)
+{
+    int rc = PACT_OK;
+    size_t ns, nr, es = c->dt->size;
+    pact_coll_buf_counts(c->coll, b->rank, b->size, c->root, c->count, &ns, &nr);
+    void *want = calloc(nr + 1, es), *input = calloc(ns + 1, es);
+    unsigned long mine = 0, all = 0;
+    if (!want || !input) {
+        rc = PACT_ERR_NOMEM;
+        goto out;
+    }
+    fill(input, c->dt, b->rank, ns);
+    /* The reference: the library's own collective, never in place. */
+    call_t ref = {.send = input, .recv = want, .inplace = 0};
+    if ((rc = library_call(c, &ref, b->comm)) != PACT_OK)
+        goto out;
+    if (k->inplace)
+        memcpy(k->recv, input, ns * es);
+    else
+        memcpy(k->send, input, ns * es);
+    if ((rc = run_call(c, k, b->comm)) != PACT_OK)
+        goto out;
+    mine = (unsigned long)compare(k->recv, want, c->dt, nr, b->size);
+    PACT_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, b->comm));
+    *bad = all;
+out:
+    free(want);
+    free(input);
+    return rc;
+}
+
+/* ---- measuring ------------------------------------------------------------------------------------ */
+
+/* Reads the pattern file on rank 0 and scatters one delay to each rank.  A missing file means no delay. */
+static int read_delay(const bench_t *b, const cell_t *c, double *delay)
+{
+    int rc = PACT_OK, ok = 1;
+    double *all = NULL;
+    *delay = 0;
+    if (strcmp(c->pattern, "-") == 0 || c->pattern[0] == 0)
+        return PACT_OK;
+    if (b->rank == 0) {
+        all = calloc((size_t)b->size, sizeof(double));
+        FILE *f = fopen(c->pattern, "r");
+        char line[256];
+        int n = 0, lineno = 0;
+        if (!all || !f) {
+            fprintf(stderr, "pact-bench: %s: cannot read pattern file\n", c->pattern);
+            ok = 0;
+        }
+        while (ok && fgets(line, sizeof(line), f)) {
+            lineno++;
+            char *p = line, *end;
+            while (isspace((unsigned char)*p))
+                p++;
+            if (*p == '#' || *p == 0)
+                continue;
+            errno = 0;
+            double v = strtod(p, &end);
+            while (isspace((unsigned char)*end))
+                end++;
+            if (end == p || errno || (*end && *end != '#') || !(v >= 0) || !isfinite(v) || n >= b->size) {
+                fprintf(stderr, "pact-bench: %s:%d: expected one delay >= 0 in seconds per rank (%d ranks)\n",
+                        c->pattern, lineno, b->size);
+                ok = 0;
+                break;
+            }
+            all[n++] = v;
+        }
+        if (ok && n != b->size) {
+            fprintf(stderr, "pact-bench: %s: %d delays for %d ranks\n", c->pattern, n, b->size);
+            ok = 0;
+        }
+        if (f)
+            fclose(f);
+    }
+    PACT_MPI_CHECK(MPI_Bcast(&ok, 1, MPI_INT, 0, b->comm));
+    if (!ok) {
+        rc = PACT_ERR_ARG;
+        goto out;
+    }
+    PACT_MPI_CHECK(MPI_Scatter(all, 1, MPI_DOUBLE, delay, 1, MPI_DOUBLE, 0, b->comm));
+out:
+    free(all);
+    return rc;
+}
+
+/* One measured call: returns through *late whether any rank reached its start after its deadline. */
+static int timed_call(bench_t *b, const cell_t *c, call_t *k, double delay, double *res, double *gathered,
+                      int *late)
+{
+    int rc = PACT_OK;
+    double t, ref;
+    PACT_MPI_CHECK(MPI_Barrier(b->comm));
+    t = now_global(b);
+    PACT_MPI_CHECK(MPI_Allreduce(&t, &ref, 1, MPI_DOUBLE, MPI_MAX, b->comm));
+    ref += b->margin;
+    double mine[3];
+    mine[2] = now_global(b) > ref + delay;
+    wait_until(b, ref + delay);
+    mine[0] = now_global(b);
+    if ((rc = run_call(c, k, b->comm)) != PACT_OK)
+        goto out;
+    mine[1] = now_global(b);
+    mine[0] -= ref;
+    mine[1] -= ref;
+    PACT_MPI_CHECK(MPI_Gather(mine, 3, MPI_DOUBLE, gathered, 3, MPI_DOUBLE, 0, b->comm));
+    int l = 0;
+    if (b->rank == 0) {
+        double amin = gathered[0], amax = gathered[0], emax = gathered[1];
+        for (int i = 0; i < b->size; i++) {
+            amin = fmin(amin, gathered[3 * i]);
+            amax = fmax(amax, gathered[3 * i]);
+            emax = fmax(emax, gathered[3 * i + 1]);
+            l |= gathered[3 * i + 2] != 0;
+        }
+        res[0] = emax - amax;
+        res[1] = emax - amin;
+    }
+    PACT_MPI_CHECK(MPI_Bcast(&l, 1, MPI_INT, 0, b->comm));
+    *late = l;
+out:
+    return rc;
+}
+
+static void csv_status(FILE *f, const char *why)
+{
+    fputs("restricted:", f);
+    for (const char *p = why; *p; p++)
+        fputc(*p == ',' ? ';' : (*p == ' ' ? '_' : *p), f);
+}
+
+static int run_cell(bench_t *b, const cell_t *c)
+{
+    int rc = PACT_OK;
+    call_t k;
+    const char *why = NULL;
+    double delay = 0, *gathered = NULL;
+    if ((rc = read_delay(b, c, &delay)) != PACT_OK)
+        return rc;
+    rc = call_setup(b, c, &k, 0, &why);
+    if (rc == PACT_ERR_RESTRICTED) {
+        if (b->rank == 0)
+            for (int r = 0; r < c->reps; r++) {
+                fprintf(b->out, "%s,%d,,,", c->id, r);
+                csv_status(b->out, why);
+                fputc('\n', b->out);
+            }
+        rc = PACT_OK;
+        goto out;
+    }
+    if (rc != PACT_OK) {
+        fprintf(stderr, "pact-bench: cell %s: %s\n", c->id, why ? why : "set-up failed");
+        goto out;
+    }
+    if (b->rank == 0 && !(gathered = malloc(3 * sizeof(double) * (size_t)b->size))) {
+        rc = PACT_ERR_NOMEM;
+        goto out;
+    }
+    const char *status = "ok";
+    if (c->check && !b->timing_only) {
+        size_t bad = 0;
+        if ((rc = check_call(b, c, &k, &bad)) != PACT_OK)
+            goto out;
+        if (bad)
+            status = "wrong";
+    }
+    for (int r = -c->warmup; r < c->reps; r++) {
+        double res[2] = {0, 0};
+        int late = 1;
+        for (int tries = 0; late && tries < MAX_TRIES; tries++) {
+            if ((rc = timed_call(b, c, &k, delay, res, gathered, &late)) != PACT_OK)
+                goto out;
+            if (late)
+                b->margin *= 2;
+        }
+        if (r < 0 || b->rank != 0)
+            continue;
+        fprintf(b->out, "%s,%d,%.17g,%.17g,%s\n", c->id, r, res[0], res[1], late ? "late" : status);
+        if (b->arr)
+            for (int i = 0; i < b->size; i++)
+                fprintf(b->arr, "%s,%d,%d,%.17g,%.17g\n", c->id, r, i, gathered[3 * i] - b->margin,
+                        gathered[3 * i + 1] - b->margin);
+    }
+    if (b->rank == 0) {
+        fflush(b->out);
+        if (b->arr)
+            fflush(b->arr);
+    }
+out:
+    free(gathered);
+    call_free(b, &k);
+    return rc;
+}
+
+/* ---- plan files and options ------------------------------------------------------------------------- */
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || *end || errno || s[0] == '-')
+        return 0;
+    *out = (size_t)v;
+    return 1;
+}
+
+/* Parses "cell coll alg count dtype op root reps gamma pattern". */
+static int parse_plan_line(char *line, cell_t *c, const char *file, int lineno)
+{
+    char coll[32], alg[64], count[32], dt[32], op[32], pat[4096];
+    int root, reps, n;
+    double gamma;
+    memset(c, 0, sizeof(*c));
+    n = sscanf(line, "%63s %31s %63s %31s %31s %31s %d %d %lf %4095s", c->id, coll, alg, count, dt, op, &root,
+               &reps, &gamma, pat);
+    if (n != 10 || pact_coll_from_name(coll) < 0 || !parse_size(count, &c->count) || !(c->dt = find_dtype(dt)) ||
+        !(c->op = find_op(op)) || reps < 1 || !(gamma >= 0)) {
+        fprintf(stderr, "pact-bench: %s:%d: malformed plan line\n", file, lineno);
+        return PACT_ERR_ARG;
+    }
+    c->coll = (pact_coll)pact_coll_from_name(coll);
+    snprintf(c->alg, sizeof(c->alg), "%s", alg);
+    snprintf(c->pattern, sizeof(c->pattern), "%s", pat);
+    c->root = root;
+    c->reps = reps;
+    c->gamma = gamma;
+    c->warmup = 1;
+    return PACT_OK;
+}
+
+static int run_plan(bench_t *b, const char *file)
+{
+    int rc = PACT_OK;
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        fprintf(stderr, "pact-bench: %s: %s\n", file, strerror(errno));
+        return PACT_ERR_ARG;
+    }
+    char line[8192];
+    int lineno = 0;
+    while (fgets(line, sizeof(line), f)) {
+        lineno++;
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == '#' || *p == 0)
+            continue;
+        cell_t c;
+        if ((rc = parse_plan_line(p, &c, file, lineno)) != PACT_OK)
+            break;
+        if ((rc = run_cell(b, &c)) != PACT_OK)
+            break;
+    }
+    fclose(f);
+    return rc;
+}
+
+/* Expands a comma list of counts; "P-1", "P+1", "P" stand for the communicator size. */
+static int parse_counts(const char *list, int P, size_t *out, int max)
+{
+    int n = 0;
+    char buf[512];
+    snprintf(buf, sizeof(buf), "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save)) {
+        if (t[0] == 'P') {
+            long d = t[1] ? strtol(t + 1, NULL, 10) : 0;
+            if ((long)P + d < 0)
+                continue;
+            out[n++] = (size_t)((long)P + d);
+        } else if (!parse_size(t, &out[n++])) {
+            return -1;
+        }
+    }
+    return n;
+}
+
+static int in_list(const char *list, const char *name)
+{
+    if (!list || strcmp(list, "all") == 0)
+        return 1;
+    size_t l = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += l)
+        if ((p == list || p[-1] == ',') && (p[l] == ',' || p[l] == 0))
+            return 1;
+    return 0;
+}
+
+/* Every algorithm of the collective x counts x dtypes x ops x {out of place, in place}, each compared with
+ * the library's collective.  Prints one line per failure and a total; PACT_ERR_CHECK when any failed. */
+static int run_matrix(bench_t *b, pact_coll coll, const char *algs, const char *counts, const char *dts,
+                      const char *opl, int gamma0)
+{
+    int rc = PACT_OK;
+    size_t cnt[32];
+    long passed = 0, failed = 0, skipped = 0;
+    int nc = parse_counts(counts, b->size, cnt, 32);
+    (void)gamma0;
+    if (nc < 0) {
+        if (b->rank == 0)
+            fprintf(stderr, "pact-bench: --counts: malformed list '%s'\n", counts);
+        return PACT_ERR_ARG;
+    }
+    for (size_t ai = 0; ai < pact_alg_count(); ai++) {
+        const pact_alg *a = pact_alg_at(ai);
+        if (a->coll != coll || !in_list(algs, a->name))
+            continue;
+        for (int ci = 0; ci < nc; ci++)
+            for (size_t di = 0; di < sizeof(dtypes) / sizeof(dtypes[0]); di++) {
+                if (!in_list(dts, dtypes[di].name))
+                    continue;
+                for (size_t oi = 0; oi < sizeof(ops) / sizeof(ops[0]); oi++) {
+                    if (!in_list(opl, ops[oi].name))
+                        continue;
+                    for (int inplace = 0; inplace < 2; inplace++) {
+                        cell_t c = {.coll = coll, .count = cnt[ci], .dt = &dtypes[di], .op = &ops[oi]};
+                        snprintf(c.alg, sizeof(c.alg), "%s", a->name);
+                        call_t k;
+                        const char *why;
+                        int r = call_setup(b, &c, &k, inplace, &why);
+                        if (r == PACT_ERR_RESTRICTED) {
+                            skipped++;
+                        } else if (r != PACT_OK) {
+                            call_free(b, &k);
+                            return r;
+                        } else {
+                            size_t bad = 0;
+                            if ((rc = check_call(b, &c, &k, &bad)) != PACT_OK) {
+                                call_free(b, &k);
+                                return rc;
+                            }
+                            if (bad) {
+                                failed++;
+                                if (b->rank == 0)
+                                    printf("WRONG %s %s P=%d count=%zu %s %s%s: %zu elements differ\n",
+                                           pact_coll_name(coll), a->name, b->size, c.count, c.dt->name,
+                                           c.op->name, inplace ? " in-place" : "", bad);
+                            } else {
+                                passed++;
+                            }
+                        }
+                        call_free(b, &k);
+                    }
+                }
+            }
+    }
+    if (b->rank == 0)
+        printf("pact-bench matrix %s P=%d: %ld right, %ld wrong, %ld restricted\n", pact_coll_name(coll), b->size,
+               passed, failed, skipped);
+    return failed ? PACT_ERR_CHECK : PACT_OK;
+}
+
+static void usage(void)
+{
+    fputs("usage: pact-bench --coll C --alg A --count N [--dtype int|float|double] [--op sum|max|min]\n"
+          "                  [--root R] [--reps R] [--pattern FILE] [--gamma G] [--check] [--timing-only]\n"
+          "       pact-bench --plan FILE [--timing-only]\n"
+          "       pact-bench --matrix [--coll C] [--algs a,b|all] [--counts 0,1,P-1,P+1,1000]\n"
+          "                  [--dtypes int,float,double] [--ops sum,max]\n"
+          "  common: [--out FILE] [--arrivals FILE]\n",
+          stderr);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = PACT_OK;
+    bench_t b = {.comm = MPI_COMM_WORLD, .margin = 1e-4, .out = stdout};
+    cell_t one = {.coll = PACT_COLL_ALLREDUCE, .reps = 5, .warmup = 1, .pattern = "-"};
+    const char *plan = NULL, *outf = NULL, *arrf = NULL, *algs = "all", *counts = "0,1,P-1,P+1,1000",
+               *dts = "int,float,double", *opl = "sum,max";
+    int matrix = 0, bad_args = 0;
+    snprintf(one.id, sizeof(one.id), "0");
+    snprintf(one.alg, sizeof(one.alg), "mpi");
+    one.dt = find_dtype("double");
+    one.op = find_op("sum");
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(b.comm, &b.rank);
+    MPI_Comm_size(b.comm, &b.size);
+
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int used = 1;
+        if (!strcmp(o, "--check"))
+            one.check = 1, used = 0;
+        else if (!strcmp(o, "--timing-only"))
+            b.timing_only = 1, used = 0;
+        else if (!strcmp(o, "--matrix"))
+            matrix = 1, used = 0;
+        else if (!v)
+            bad_args = 1;
+        else if (!strcmp(o, "--coll"))
+            bad_args |= pact_coll_from_name(v) < 0, one.coll = (pact_coll)pact_coll_from_name(v);
+        else if (!strcmp(o, "--alg"))
+            snprintf(one.alg, sizeof(one.alg), "%s", v);
+        else if (!strcmp(o, "--count"))
+            bad_args |= !parse_size(v, &one.count);
+        else if (!strcmp(o, "--dtype"))
+            bad_args |= !(one.dt = find_dtype(v));
+        else if (!strcmp(o, "--op"))
+            bad_args |= !(one.op = find_op(v));
+        else if (!strcmp(o, "--root"))
+            one.root = atoi(v);
+        else if (!strcmp(o, "--reps"))
+            bad_args |= (one.reps = atoi(v)) < 1;
+        else if (!strcmp(o, "--pattern"))
+            snprintf(one.pattern, sizeof(one.pattern), "%s", v);
+        else if (!strcmp(o, "--gamma"))
+            one.gamma = atof(v);
+        else if (!strcmp(o, "--plan"))
+            plan = v;
+        else if (!strcmp(o, "--out"))
+            outf = v;
+        else if (!strcmp(o, "--arrivals"))
+            arrf = v;
+        else if (!strcmp(o, "--algs"))
+            algs = v;
+        else if (!strcmp(o, "--counts"))
+            counts = v;
+        else if (!strcmp(o, "--dtypes"))
+            dts = v;
+        else if (!strcmp(o, "--ops"))
+            opl = v;
+        else
+            bad_args = 1;
+        i += used;
+        if (bad_args) {
+            if (b.rank == 0) {
+                fprintf(stderr, "pact-bench: bad option or value: %s\n", o);
+                usage();
+            }
+            rc = PACT_ERR_ARG;
+            goto out;
+        }
+    }
+    if (b.rank == 0 && outf && !(b.out = fopen(outf, "w"))) {
+        fprintf(stderr, "pact-bench: %s: %s\n", outf, strerror(errno));
+        rc = PACT_ERR_ARG;
+    }
+    if (b.rank == 0 && arrf && !(b.arr = fopen(arrf, "w"))) {
+        fprintf(stderr, "pact-bench: %s: %s\n", arrf, strerror(errno));
+        rc = PACT_ERR_ARG;
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, b.comm);
+    if (rc != PACT_OK)
+        goto out;
+
+    if (matrix) {
+        rc = run_matrix(&b, one.coll, algs, counts, dts, opl, 0);
+    } else {
+        if ((rc = clock_sync(&b)) != PACT_OK)
+            goto out;
+        if (b.rank == 0)
+            fprintf(b.out, "cell,rep,last_delay_s,total_delay_s,status\n");
+        if (b.rank == 0 && b.arr)
+            fprintf(b.arr, "cell,rep,rank,arrival_s,exit_s\n");
+        rc = plan ? run_plan(&b, plan) : run_cell(&b, &one);
+    }
+out:
+    if (b.rank == 0 && b.out && b.out != stdout)
+        fclose(b.out);
+    if (b.rank == 0 && b.arr)
+        fclose(b.arr);
+    {
+        int any = rc != PACT_OK, all = 0;
+        MPI_Allreduce(&any, &all, 1, MPI_INT, MPI_MAX, b.comm);
+        if (all && rc == PACT_OK)
+            rc = PACT_ERR_CHECK;
+    }
+    MPI_Finalize();
+    return rc == PACT_OK ? 0 : (rc == PACT_ERR_ARG ? 2 : 1);
+}

@@ -1,0 +1,44 @@
+/* heap.h - min-heap of operation indices: among ready operations the earliest in the schedule starts
+ * first, so a builder's emission order is its posting order, as in the library code it follows. */
+#ifndef PACT_HEAP_H
+#define PACT_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint32_t *v;
+    size_t n;
+} pact_heap;
+
+static inline void pact_heap_push(pact_heap *h, uint32_t x)
+{
+    size_t i = h->n++;
+    while (i > 0 && h->v[(i - 1) / 2] > x) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = x;
+}
+
+static inline uint32_t pact_heap_pop(pact_heap *h)
+{
+    uint32_t top = h->v[0], x = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+            c++;
+        if (h->v[c] >= x)
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n > 0)
+        h->v[i] = x;
+    return top;
+}
+
+#endif

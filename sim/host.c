@@ -1,0 +1,64 @@
+/* host.c - host-side helpers: error domain, list and size parsing. */
+#include "pact_host.h"
+
+#include "pact_sim.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK(pact-error-quark, pact_error)
+
+int pact_exit_status(const GError *err)
+{
+    if (!err)
+        return 0;
+    return err->domain == PACT_ERROR ? err->code : 1;
+}
+
+gboolean pact_split_list(const char *text, const char *what, GPtrArray *out, GError **err)
+{
+    g_auto(GStrv) parts = g_strsplit(text ? text : "", ",", -1);
+    if (!parts[0]) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: empty list", what);
+        return FALSE;
+    }
+    for (int i = 0; parts[i]; i++) {
+        char *t = g_strstrip(parts[i]);
+        if (!*t) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: empty item in '%s'", what, text);
+            return FALSE;
+        }
+        g_ptr_array_add(out, g_strdup(t));
+    }
+    return TRUE;
+}
+
+gboolean pact_parse_size_list(const char *text, const char *what, GArray *out, GError **err)
+{
+    g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_free);
+    if (!pact_split_list(text, what, items, err))
+        return FALSE;
+    for (guint i = 0; i < items->len; i++) {
+        const char *it = items->pdata[i];
+        const char *dots = strstr(it, "..");
+        guint64 lo, hi;
+        if (dots) {
+            g_autofree char *a = g_strndup(it, (gsize)(dots - it));
+            if (pact_parse_size(a, &lo) != PACT_OK || pact_parse_size(dots + 2, &hi) != PACT_OK || lo == 0 ||
+                hi < lo) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "%s: malformed range '%s' (expected LOW..HIGH, e.g. 8..1M)", what, it);
+                return FALSE;
+            }
+            for (guint64 v = lo; v <= hi; v *= 2)
+                g_array_append_val(out, v);
+        } else {
+            if (pact_parse_size(it, &lo) != PACT_OK) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "%s: malformed size '%s' (expected bytes with an optional K, M or G suffix)", what, it);
+                return FALSE;
+            }
+            g_array_append_val(out, lo);
+        }
+    }
+    return TRUE;
+}

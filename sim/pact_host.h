@@ -1,0 +1,30 @@
+/*
+ * pact_host.h - host-side helpers shared by the layers above the rank code (patterns, platforms, models,
+ * the sweep runner, the tuner, the CLI): the GError domain and exit codes.  Uses GLib; never included
+ * by code that runs inside MPI ranks.
+ */
+#ifndef PACT_HOST_H
+#define PACT_HOST_H
+
+#include <glib.h>
+
+#define PACT_ERROR (pact_error_quark())
+GQuark pact_error_quark(void);
+
+/* Error codes of the PACT_ERROR domain; they are also the process exit status. */
+typedef enum {
+    PACT_ERROR_RUN = 1,   /* a run failed (smpirun, a missing binary, a write) */
+    PACT_ERROR_INPUT = 2, /* bad input: names, sizes, files, flags */
+} PactErrorCode;
+
+/* Exit status for an error: its code in the PACT_ERROR domain, 1 for any other domain. */
+int pact_exit_status(const GError *err);
+
+/* Parses "8,1K,64K" or "8..1M" (powers of two) into bytes, appended to `out` (guint64).  `what` names the
+ * field in messages. */
+gboolean pact_parse_size_list(const char *text, const char *what, GArray *out, GError **err);
+
+/* Splits a comma list into non-empty trimmed items; an empty item is an error naming `what`. */
+gboolean pact_split_list(const char *text, const char *what, GPtrArray *out, GError **err);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * pact_mpi.h - rank side: the MPI executor of schedules.  Plain C11 + MPI: it builds unchanged with
+ * smpicc (simulation, PACT_SMPI defined) and mpicc (real machines).
+ */
+#ifndef PACT_MPI_H
+#define PACT_MPI_H
+
+#include <mpi.h>
+#include <stdio.h>
+
+#include "pact_sim.h"
+
+/* Reports the file and line of a failing MPI call and returns PACT_ERR_MPI from the enclosing function
+ * through its `out` label (the single-exit style of STYLE.md). */
+#define PACT_MPI_CHECK(call)                                                                                \
+    do {                                                                                                    \
+        int mpi_rc_ = (call);                                                                               \
+        if (mpi_rc_ != MPI_SUCCESS) {                                                                       \
+            fprintf(stderr, "pact: %s:%d: %s failed (%d)\n", __FILE__, __LINE__, #call, mpi_rc_);          \
+            rc = PACT_ERR_MPI;                                                                              \
+            goto out;                                                                                       \
+        }                                                                                                   \
+    } while (0)
+
+typedef struct {
+    MPI_Comm comm;
+    MPI_Datatype dtype; /* contiguous, extent == schedule elem_size */
+    MPI_Op op;
+    void *buf[PACT_NBUF]; /* SEND may equal RECV (in place); NULL scratch buffers are allocated per call */
+    int tag;              /* base tag of this call's messages */
+    double gamma;         /* simulation: seconds of compute charged per byte reduced */
+    int no_compute;       /* skip local reductions and copies (timing-only runs on folded payloads) */
+} pact_exec_ctx;
+
+/* Runs one rank's schedule to completion.  Operations start as soon as their dependencies have
+ * completed, in schedule order among those ready at once; sends and receives are nonblocking. */
+int pact_exec(const pact_sched *s, pact_exec_ctx *x);
+
+/* Charges `seconds` of simulated compute (SMPI); a no-op on real machines. */
+void pact_charge(double seconds);
+
+#endif

@@ -1,0 +1,607 @@
+/* sweep.c - `pact sim`: cells, plans, smpirun launches, results.csv and summary.txt. */
+#include "pact_run.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pact_host.h"
+
+typedef struct {
+    guint alg, size, pat; /* indices into the sweep's lists */
+    double skew_s;
+    char *pattern_file;
+    int phase;
+    GArray *last, *total; /* double per rep */
+    GPtrArray *status;    /* char * per rep */
+} cell_t;
+
+static const struct {
+    const char *name;
+    size_t size;
+} dtype_sizes[] = {{"int", 4}, {"float", 4}, {"double", 8}};
+
+size_t pact_dtype_size(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(dtype_sizes); i++)
+        if (g_strcmp0(dtype_sizes[i].name, name) == 0)
+            return dtype_sizes[i].size;
+    return 0;
+}
+
+void pact_sweep_init(pact_sweep *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->algs = g_ptr_array_new_with_free_func(g_free);
+    s->patterns = g_ptr_array_new_with_free_func(g_free);
+    s->sizes = g_array_new(FALSE, FALSE, sizeof(guint64));
+    s->reps = 5;
+    s->gamma = -1;
+    s->seed = 1;
+    s->dtype = g_strdup("double");
+    s->op = g_strdup("sum");
+    s->mapping = PACT_MAP_BLOCK;
+}
+
+void pact_sweep_clear(pact_sweep *s)
+{
+    g_ptr_array_unref(s->algs);
+    g_ptr_array_unref(s->patterns);
+    g_array_unref(s->sizes);
+    g_free(s->dtype);
+    g_free(s->op);
+    g_free(s->outdir);
+    g_free(s->bench);
+    memset(s, 0, sizeof(*s));
+}
+
+static const char *smpi_name(const char *alg)
+{
+    return g_str_has_prefix(alg, "smpi:") ? alg + 5 : NULL;
+}
+
+gboolean pact_sweep_validate(pact_sweep *s, GError **err)
+{
+    if (!s->platform) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform: missing");
+        return FALSE;
+    }
+    if (!pact_platform_check(s->platform, s->nodes, s->ppn, err))
+        return FALSE;
+    int P = s->nodes * s->ppn;
+    size_t es = pact_dtype_size(s->dtype);
+    if (!es) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--dtype %s: unknown (int, float, double)", s->dtype);
+        return FALSE;
+    }
+    if (strcmp(s->op, "sum") && strcmp(s->op, "max") && strcmp(s->op, "min")) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--op %s: unknown (sum, max, min)", s->op);
+        return FALSE;
+    }
+    if (s->algs->len == 0 || s->sizes->len == 0 || s->patterns->len == 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "need at least one algorithm, size and pattern");
+        return FALSE;
+    }
+    for (guint i = 0; i < s->algs->len; i++) {
+        const char *a = s->algs->pdata[i];
+        const char *sm = smpi_name(a);
+        if (sm ? !*sm || strspn(sm, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(sm)
+               : !pact_alg_find(s->coll, a)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "--algs: unknown %s algorithm '%s' (pact list algorithms --coll %s)", pact_coll_name(s->coll),
+                        a, pact_coll_name(s->coll));
+            return FALSE;
+        }
+        for (guint j = 0; j < i; j++)
+            if (!strcmp(a, s->algs->pdata[j])) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--algs: '%s' given twice", a);
+                return FALSE;
+            }
+    }
+    for (guint i = 0; i < s->sizes->len; i++) {
+        guint64 b = g_array_index(s->sizes, guint64, i);
+        if (b % es != 0 || b / es > G_MAXINT) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "--sizes: %" G_GUINT64_FORMAT " bytes is not a whole number of %s (%zu bytes each)", b,
+                        s->dtype, es);
+            return FALSE;
+        }
+    }
+    for (guint i = 0; i < s->patterns->len; i++)
+        if (!pact_pattern_describe(s->patterns->pdata[i])) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--patterns: unknown pattern '%s' (pact list patterns)",
+                        (char *)s->patterns->pdata[i]);
+            return FALSE;
+        }
+    if (!(s->skew >= 0) || !isfinite(s->skew)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--skew/--skew-factor: must be a number >= 0");
+        return FALSE;
+    }
+    if (s->reps < 1) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--reps %d: must be >= 1", s->reps);
+        return FALSE;
+    }
+    if (pact_coll_rooted(s->coll) && (s->root < 0 || s->root >= P)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--root %d: must be in 0..%d", s->root, P - 1);
+        return FALSE;
+    }
+    if (s->coll != PACT_COLL_ALLREDUCE) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--coll %s: the bench driver runs allreduce only so far",
+                    pact_coll_name(s->coll));
+        return FALSE;
+    }
+    if (!s->outdir || !*s->outdir) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "-o DIR: missing");
+        return FALSE;
+    }
+    if (g_file_test(s->outdir, G_FILE_TEST_EXISTS)) {
+        GDir *d = g_dir_open(s->outdir, 0, NULL);
+        gboolean empty = d && !g_dir_read_name(d);
+        if (d)
+            g_dir_close(d);
+        if (!empty) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "-o %s: exists and is not an empty folder", s->outdir);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* ---- files ---------------------------------------------------------------------------------------- */
+
+static void rm_rf(const char *path)
+{
+    if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+        GDir *d = g_dir_open(path, 0, NULL);
+        const char *n;
+        while (d && (n = g_dir_read_name(d))) {
+            g_autofree char *c = g_build_filename(path, n, NULL);
+            rm_rf(c);
+        }
+        if (d)
+            g_dir_close(d);
+        g_rmdir(path);
+    } else {
+        g_unlink(path);
+    }
+}
+
+static char *find_bench(const pact_sweep *s, GError **err)
+{
+    if (s->bench)
+        return g_strdup(s->bench);
+    const char *env = g_getenv("PACT_BENCH_SMPI");
+    if (env)
+        return g_strdup(env);
+    g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+    if (self) {
+        g_autofree char *dir = g_path_get_dirname(self);
+        char *p = g_build_filename(dir, "pact-bench-smpi", NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
+            return p;
+        g_free(p);
+    }
+    g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
+                "cannot find pact-bench-smpi next to pact; build it (make) or set PACT_BENCH_SMPI");
+    return NULL;
+}
+
+/* ---- launching ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    pact_sweep *s;
+    GPtrArray *cells;
+    char *work;  /* the folder being built */
+    char *run;   /* work/run: platform, plans, patterns, logs */
+    char *bench; /* absolute path of pact-bench-smpi */
+    double gamma;
+} ctx_t;
+
+static void cell_free(gpointer p)
+{
+    cell_t *c = p;
+    g_free(c->pattern_file);
+    g_array_unref(c->last);
+    g_array_unref(c->total);
+    g_ptr_array_unref(c->status);
+    g_free(c);
+}
+
+/* Reads the driver's CSV (cell,rep,last,total,status) into the cells. */
+static gboolean read_output(ctx_t *x, const char *path, GError **err)
+{
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, err))
+        return FALSE;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (int i = 1; lines[i]; i++) {
+        if (!*lines[i])
+            continue;
+        g_auto(GStrv) f = g_strsplit(lines[i], ",", 5);
+        guint64 id;
+        if (g_strv_length(f) != 5 || !g_ascii_string_to_unsigned(f[0], 10, 0, x->cells->len - 1, &id, NULL)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s:%d: malformed bench output", path, i + 1);
+            return FALSE;
+        }
+        cell_t *c = x->cells->pdata[id];
+        double l = *f[2] ? g_ascii_strtod(f[2], NULL) : NAN, t = *f[3] ? g_ascii_strtod(f[3], NULL) : NAN;
+        g_array_append_val(c->last, l);
+        g_array_append_val(c->total, t);
+        g_ptr_array_add(c->status, g_strdup(f[4]));
+    }
+    return TRUE;
+}
+
+static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
+{
+    pact_sweep *s = x->s;
+    int P = s->nodes * s->ppn;
+    size_t es = pact_dtype_size(s->dtype);
+    GString *plan = g_string_new("# cell coll alg count dtype op root reps gamma pattern\n");
+    int n = 0;
+    for (guint i = 0; i < x->cells->len; i++) {
+        cell_t *c = x->cells->pdata[i];
+        const char *alg = s->algs->pdata[c->alg];
+        if (c->phase != phase || g_strcmp0(smpi_name(alg), smpi_alg) != 0)
+            continue;
+        g_string_append_printf(plan, "%u %s %s %" G_GUINT64_FORMAT " %s %s %d %d %.17g %s\n", i,
+                               pact_coll_name(s->coll), smpi_alg ? "mpi" : alg,
+                               g_array_index(s->sizes, guint64, c->size) / es, s->dtype, s->op, s->root, s->reps,
+                               x->gamma, c->pattern_file);
+        n++;
+    }
+    if (n == 0) {
+        g_string_free(plan, TRUE);
+        return TRUE;
+    }
+    g_autofree char *tag = g_strdup_printf("%d-%s", phase, smpi_alg ? smpi_alg : "pact");
+    g_autofree char *plan_name = g_strdup_printf("plan-%s.txt", tag);
+    g_autofree char *out_name = g_strdup_printf("bench-%s.csv", tag);
+    g_autofree char *plan_path = g_build_filename(x->run, plan_name, NULL);
+    g_autofree char *out_path = g_build_filename(x->run, out_name, NULL);
+    g_autofree char *log_path = g_strdup_printf("%s/smpirun-%s.log", x->run, tag);
+    gboolean ok = g_file_set_contents(plan_path, plan->str, (gssize)plan->len, err);
+    g_string_free(plan, TRUE);
+    if (!ok)
+        return FALSE;
+
+    GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(argv, g_strdup("smpirun"));
+    g_ptr_array_add(argv, g_strdup("-np"));
+    g_ptr_array_add(argv, g_strdup_printf("%d", P));
+    g_ptr_array_add(argv, g_strdup("-platform"));
+    g_ptr_array_add(argv, g_strdup("platform.xml"));
+    g_ptr_array_add(argv, g_strdup("-hostfile"));
+    g_ptr_array_add(argv, g_strdup("hostfile"));
+    for (const char *const *c = pact_smpi_cfg(); *c; c++)
+        g_ptr_array_add(argv, g_strdup(*c));
+    if (smpi_alg)
+        g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/%s:%s", pact_coll_name(s->coll), smpi_alg));
+    g_ptr_array_add(argv, g_strdup(x->bench));
+    g_ptr_array_add(argv, g_strdup("--plan"));
+    g_ptr_array_add(argv, g_strdup(plan_name));
+    g_ptr_array_add(argv, g_strdup("--out"));
+    g_ptr_array_add(argv, g_strdup(out_name));
+    if (!s->check)
+        g_ptr_array_add(argv, g_strdup("--timing-only"));
+    g_ptr_array_add(argv, NULL);
+
+    fprintf(stderr, "pact sim: phase %d, %s: %d cells on %d ranks\n", phase,
+            smpi_alg ? smpi_alg : "pact algorithms", n, P);
+    g_autofree char *sout = NULL, *serr = NULL;
+    int status = 0;
+    GError *e = NULL;
+    ok = g_spawn_sync(x->run, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &sout, &serr, &status,
+                      &e);
+    g_autofree char *cmdline = g_strjoinv(" ", (char **)argv->pdata);
+    g_ptr_array_unref(argv);
+    g_autofree char *log = g_strdup_printf("$ %s\n%s%s", cmdline, sout ? sout : "", serr ? serr : "");
+    g_file_set_contents(log_path, log, -1, NULL);
+    if (!ok) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot run smpirun: %s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    if (!g_spawn_check_wait_status(status, NULL)) {
+        /* The driver's own message is the most useful line; keep the last few. */
+        g_auto(GStrv) lines = g_strsplit(serr ? serr : "", "\n", -1);
+        guint nl = g_strv_length(lines), from = nl > 6 ? nl - 6 : 0;
+        g_autofree char *tail = g_strjoinv("\n  ", lines + from);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun failed:\n  %s", tail);
+        return FALSE;
+    }
+    return read_output(x, out_path, err);
+}
+
+static gboolean run_phase(ctx_t *x, int phase, GError **err)
+{
+    if (!launch(x, phase, NULL, err))
+        return FALSE;
+    for (guint a = 0; a < x->s->algs->len; a++) {
+        const char *sm = smpi_name(x->s->algs->pdata[a]);
+        if (sm && !launch(x, phase, sm, err))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* Mean of the reps that ran ("ok" or "wrong"), NAN when none did. */
+static double mean_of(const cell_t *c, gboolean last)
+{
+    double sum = 0;
+    int n = 0;
+    for (guint r = 0; r < c->last->len; r++) {
+        const char *st = c->status->pdata[r];
+        double v = g_array_index(last ? c->last : c->total, double, r);
+        if ((!strcmp(st, "ok") || !strcmp(st, "wrong")) && !isnan(v)) {
+            sum += v;
+            n++;
+        }
+    }
+    return n ? sum / n : NAN;
+}
+
+static gboolean write_pattern(ctx_t *x, cell_t *c, GError **err)
+{
+    pact_sweep *s = x->s;
+    int P = s->nodes * s->ppn;
+    const char *shape = s->patterns->pdata[c->pat];
+    g_autofree double *d = g_new0(double, (gsize)P);
+    if (!pact_pattern_gen(shape, P, c->skew_s, s->seed, d, err))
+        return FALSE;
+    /* Relative to the run folder, smpirun's working directory, so the folder can move. */
+    c->pattern_file = g_strdup_printf("pattern-%s-%" G_GUINT64_FORMAT ".txt", shape,
+                                      g_array_index(s->sizes, guint64, c->size));
+    g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
+    g_autofree char *comment = g_strdup_printf("%s, p=%d, skew %.17g s, seed %" G_GUINT64_FORMAT, shape, P,
+                                               c->skew_s, s->seed);
+    return pact_pattern_write(path, d, P, comment, err);
+}
+
+/* ---- reports ------------------------------------------------------------------------------------------ */
+
+static const char *skew_mode_name(pact_skew_mode m)
+{
+    return m == PACT_SKEW_ABSOLUTE ? "absolute" : "mean_nodelay";
+}
+
+static char *results_csv(ctx_t *x)
+{
+    pact_sweep *s = x->s;
+    GString *o = g_string_new("platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,"
+                              "skew_s,rep,engine,last_delay_s,total_delay_s,status\n");
+    for (guint i = 0; i < x->cells->len; i++) {
+        cell_t *c = x->cells->pdata[i];
+        const char *pat = s->patterns->pdata[c->pat];
+        gboolean nodelay = !strcmp(pat, "no_delay");
+        for (guint r = 0; r < c->last->len; r++) {
+            double l = g_array_index(c->last, double, r), t = g_array_index(c->total, double, r);
+            char lb[32] = "", tb[32] = "", fb[32] = "";
+            if (!isnan(l))
+                g_ascii_formatd(lb, sizeof(lb), "%.17g", l);
+            if (!isnan(t))
+                g_ascii_formatd(tb, sizeof(tb), "%.17g", t);
+            if (s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay)
+                g_ascii_formatd(fb, sizeof(fb), "%.17g", s->skew);
+            g_string_append_printf(o, "%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%.17g,%u,smpi,%s,%s,%s\n",
+                                   s->platform->name, s->nodes, s->ppn, s->nodes * s->ppn, pact_coll_name(s->coll),
+                                   (char *)s->algs->pdata[c->alg], g_array_index(s->sizes, guint64, c->size), pat,
+                                   nodelay ? "none" : skew_mode_name(s->skew_mode), fb, c->skew_s, r, lb, tb,
+                                   (char *)c->status->pdata[r]);
+        }
+    }
+    return g_string_free(o, FALSE);
+}
+
+static cell_t *find_cell(ctx_t *x, guint alg, guint size, guint pat)
+{
+    for (guint i = 0; i < x->cells->len; i++) {
+        cell_t *c = x->cells->pdata[i];
+        if (c->alg == alg && c->size == size && c->pat == pat)
+            return c;
+    }
+    return NULL;
+}
+
+/* Per (size, pattern): the best algorithm by mean d^, and how it compares with the algorithm that is best
+ * without delay, run under the same pattern (Salimi Beni et al., Fig. 4). */
+static char *summary_txt(ctx_t *x)
+{
+    pact_sweep *s = x->s;
+    GString *o = g_string_new(NULL);
+    int P = s->nodes * s->ppn;
+    g_string_append_printf(o,
+                           "pact sim: %s on %s, %d nodes x %d ppn = %d ranks, %s %s, %d reps, gamma %.3g s/B\n"
+                           "d^ = time from the last arrival to the last exit (mean over reps), in microseconds\n",
+                           pact_coll_name(s->coll), s->platform->name, s->nodes, s->ppn, P, s->dtype, s->op, s->reps,
+                           x->gamma);
+    if (s->skew_mode == PACT_SKEW_ABSOLUTE)
+        g_string_append_printf(o, "skew: %.6g s for every delayed pattern\n", s->skew);
+    else
+        g_string_append_printf(o, "skew: %.3g x the mean no-delay d^ of all algorithms of each size\n", s->skew);
+    g_string_append_printf(o, "\n%10s  %-16s %12s  %-22s %12s  %-22s %12s  %s\n", "bytes", "pattern", "skew_us",
+                           "best", "d^_us", "no-delay choice", "its_d^_us", "best/choice");
+    gint nd = -1;
+    for (guint p = 0; p < s->patterns->len; p++)
+        if (!strcmp(s->patterns->pdata[p], "no_delay"))
+            nd = (gint)p;
+    for (guint z = 0; z < s->sizes->len; z++) {
+        guint choice = G_MAXUINT;
+        if (nd >= 0) {
+            double best = INFINITY;
+            for (guint a = 0; a < s->algs->len; a++) {
+                cell_t *c = find_cell(x, a, z, (guint)nd);
+                double m = c ? mean_of(c, TRUE) : NAN;
+                if (m < best) {
+                    best = m;
+                    choice = a;
+                }
+            }
+        }
+        for (guint p = 0; p < s->patterns->len; p++) {
+            guint best_a = G_MAXUINT;
+            double best = INFINITY, skew = 0;
+            for (guint a = 0; a < s->algs->len; a++) {
+                cell_t *c = find_cell(x, a, z, p);
+                double m = c ? mean_of(c, TRUE) : NAN;
+                if (c)
+                    skew = c->skew_s;
+                if (m < best) {
+                    best = m;
+                    best_a = a;
+                }
+            }
+            g_string_append_printf(o, "%10" G_GUINT64_FORMAT "  %-16s %12.3f  ", g_array_index(s->sizes, guint64, z),
+                                   (char *)s->patterns->pdata[p], skew * 1e6);
+            if (best_a == G_MAXUINT) {
+                g_string_append(o, "(no algorithm applies)\n");
+                continue;
+            }
+            g_string_append_printf(o, "%-22s %12.3f  ", (char *)s->algs->pdata[best_a], best * 1e6);
+            cell_t *cc = choice != G_MAXUINT ? find_cell(x, choice, z, p) : NULL;
+            double cm = cc ? mean_of(cc, TRUE) : NAN;
+            if (cc && !isnan(cm))
+                g_string_append_printf(o, "%-22s %12.3f  %.3f\n", (char *)s->algs->pdata[choice], cm * 1e6, best / cm);
+            else
+                g_string_append(o, "-\n");
+        }
+    }
+    int wrong = 0, late = 0;
+    for (guint i = 0; i < x->cells->len; i++) {
+        cell_t *c = x->cells->pdata[i];
+        for (guint r = 0; r < c->status->len; r++) {
+            wrong += !strcmp(c->status->pdata[r], "wrong");
+            late += !strcmp(c->status->pdata[r], "late");
+        }
+    }
+    if (wrong || late)
+        g_string_append_printf(o, "\nWARNING: %d calls gave wrong results, %d could not keep their arrival times\n",
+                               wrong, late);
+    return g_string_free(o, FALSE);
+}
+
+/* ---- the sweep -------------------------------------------------------------------------------------- */
+
+gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
+{
+    gboolean ok = FALSE;
+    ctx_t x = {.s = s};
+    g_autofree char *csv = NULL, *sum = NULL, *csv_path = NULL, *sum_path = NULL;
+    if (!pact_sweep_validate(s, err))
+        return FALSE;
+    x.gamma = s->gamma >= 0 ? s->gamma : s->platform->gamma;
+    g_autofree char *bench = find_bench(s, err);
+    if (!bench)
+        return FALSE;
+    x.bench = g_canonicalize_filename(bench, NULL);
+
+    /* Build in a sibling folder; rename it into place only when everything succeeded. */
+    g_autofree char *abs_out = g_canonicalize_filename(s->outdir, NULL);
+    g_autofree char *parent = g_path_get_dirname(abs_out);
+    g_autofree char *base = g_path_get_basename(abs_out);
+    if (g_mkdir_with_parents(parent, 0755) != 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create %s: %s", parent, g_strerror(errno));
+        goto out;
+    }
+    x.work = g_strdup_printf("%s/.%s.partial-XXXXXX", parent, base);
+    if (!g_mkdtemp(x.work)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create a folder in %s: %s", parent, g_strerror(errno));
+        g_clear_pointer(&x.work, g_free);
+        goto out;
+    }
+    x.run = g_build_filename(x.work, "run", NULL);
+    g_mkdir(x.run, 0755);
+    if (!pact_platform_export(s->platform, s->nodes, s->ppn, s->mapping, x.run, err))
+        goto out;
+
+    /* Cells in report order; with a skew factor the no-delay cells come first (phase 1) and set the
+     * skew of the others (phase 2). */
+    x.cells = g_ptr_array_new_with_free_func(cell_free);
+    gboolean factor = s->skew_mode != PACT_SKEW_ABSOLUTE;
+    if (factor) {
+        gboolean has_nd = FALSE;
+        for (guint p = 0; p < s->patterns->len; p++)
+            has_nd |= !strcmp(s->patterns->pdata[p], "no_delay");
+        if (!has_nd) /* needed to derive the skews; reported too */
+            g_ptr_array_insert(s->patterns, 0, g_strdup("no_delay"));
+    }
+    for (guint a = 0; a < s->algs->len; a++)
+        for (guint z = 0; z < s->sizes->len; z++)
+            for (guint p = 0; p < s->patterns->len; p++) {
+                cell_t *c = g_new0(cell_t, 1);
+                gboolean nd = !strcmp(s->patterns->pdata[p], "no_delay");
+                c->alg = a;
+                c->size = z;
+                c->pat = p;
+                c->phase = factor && !nd ? 2 : 1;
+                c->skew_s = nd ? 0 : (factor ? NAN : s->skew);
+                c->last = g_array_new(FALSE, FALSE, sizeof(double));
+                c->total = g_array_new(FALSE, FALSE, sizeof(double));
+                c->status = g_ptr_array_new_with_free_func(g_free);
+                g_ptr_array_add(x.cells, c);
+                if (c->phase == 1 && !write_pattern(&x, c, err))
+                    goto out;
+            }
+    if (!run_phase(&x, 1, err))
+        goto out;
+    if (factor) {
+        for (guint z = 0; z < s->sizes->len; z++) {
+            double sum = 0;
+            int n = 0;
+            for (guint i = 0; i < x.cells->len; i++) {
+                cell_t *c = x.cells->pdata[i];
+                double m = mean_of(c, TRUE);
+                if (c->size == z && c->phase == 1 && !isnan(m)) {
+                    sum += m;
+                    n++;
+                }
+            }
+            for (guint i = 0; i < x.cells->len; i++) {
+                cell_t *c = x.cells->pdata[i];
+                if (c->size == z && c->phase == 2) {
+                    c->skew_s = n ? s->skew * sum / n : 0;
+                    if (!write_pattern(&x, c, err))
+                        goto out;
+                }
+            }
+        }
+        if (!run_phase(&x, 2, err))
+            goto out;
+    }
+
+    csv = results_csv(&x);
+    sum = summary_txt(&x);
+    csv_path = g_build_filename(x.work, "results.csv", NULL);
+    sum_path = g_build_filename(x.work, "summary.txt", NULL);
+    if (!g_file_set_contents(csv_path, csv, -1, err) || !g_file_set_contents(sum_path, sum, -1, err))
+        goto out;
+    if (g_file_test(abs_out, G_FILE_TEST_IS_DIR))
+        g_rmdir(abs_out); /* validated empty */
+    if (g_rename(x.work, abs_out) != 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot rename %s to %s: %s", x.work, abs_out,
+                    g_strerror(errno));
+        goto out;
+    }
+    g_clear_pointer(&x.work, g_free);
+    if (summary)
+        *summary = g_steal_pointer(&sum);
+    ok = TRUE;
+out:
+    if (err && *err && (*err)->domain != PACT_ERROR) {
+        GError *e = *err;
+        *err = NULL;
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s", e->message);
+        g_error_free(e);
+    }
+    if (x.work)
+        rm_rf(x.work);
+    if (x.cells)
+        g_ptr_array_unref(x.cells);
+    g_free(x.work);
+    g_free(x.run);
+    g_free(x.bench);
+    return ok;
+}

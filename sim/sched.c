@@ -1,0 +1,166 @@
+/* sched.c - schedule IR: storage, builder calls, validation. */
+#include "pact_sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pact_sched_init(pact_sched *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+void pact_sched_reset(pact_sched *s, int rank, int size, size_t elem_size)
+{
+    s->rank = rank;
+    s->size = size;
+    s->elem_size = elem_size;
+    s->inplace = 0;
+    memset(s->buf_count, 0, sizeof(s->buf_count));
+    s->nops = 0;
+    s->ndeps = 0;
+    s->err = PACT_OK;
+}
+
+void pact_sched_free(pact_sched *s)
+{
+    free(s->ops);
+    free(s->deps);
+    pact_sched_init(s);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return PACT_OK;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    while (ncap < need)
+        ncap *= 2;
+    void *np = realloc(*p, ncap * elem);
+    if (!np)
+        return PACT_ERR_NOMEM;
+    *p = np;
+    *cap = ncap;
+    return PACT_OK;
+}
+
+static int append(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pact_slice src)
+{
+    if (s->err != PACT_OK)
+        return -1;
+    if (grow((void **)&s->ops, &s->cap_ops, s->nops + 1, sizeof(pact_op)) != PACT_OK) {
+        s->err = PACT_ERR_NOMEM;
+        return -1;
+    }
+    pact_op *o = &s->ops[s->nops];
+    o->kind = kind;
+    o->peer = peer;
+    o->tag = 0;
+    o->src = src;
+    o->dst = dst;
+    o->dep_first = (uint32_t)s->ndeps;
+    o->ndeps = 0;
+    return (int)s->nops++;
+}
+
+static const pact_slice no_slice = {0, 0, 0};
+
+int pact_send(pact_sched *s, int peer, pact_slice src)
+{
+    return append(s, PACT_OP_SEND, peer, no_slice, src);
+}
+
+int pact_recv(pact_sched *s, int peer, pact_slice dst)
+{
+    return append(s, PACT_OP_RECV, peer, dst, no_slice);
+}
+
+int pact_reduce(pact_sched *s, pact_slice dst, pact_slice src)
+{
+    return append(s, PACT_OP_REDUCE, -1, dst, src);
+}
+
+int pact_copy(pact_sched *s, pact_slice dst, pact_slice src)
+{
+    return append(s, PACT_OP_COPY, -1, dst, src);
+}
+
+void pact_after(pact_sched *s, int dep)
+{
+    if (dep < 0 || s->err != PACT_OK || s->nops == 0)
+        return;
+    if ((size_t)dep >= s->nops - 1) {
+        s->err = PACT_ERR_ARG; /* a dependency must point to an earlier operation */
+        return;
+    }
+    if (grow((void **)&s->deps, &s->cap_deps, s->ndeps + 1, sizeof(uint32_t)) != PACT_OK) {
+        s->err = PACT_ERR_NOMEM;
+        return;
+    }
+    s->deps[s->ndeps++] = (uint32_t)dep;
+    s->ops[s->nops - 1].ndeps++;
+}
+
+void pact_set_tag(pact_sched *s, int tag)
+{
+    if (s->err == PACT_OK && s->nops > 0)
+        s->ops[s->nops - 1].tag = tag;
+}
+
+void pact_need(pact_sched *s, uint32_t buf, size_t count)
+{
+    if (buf < PACT_NBUF && s->buf_count[buf] < count)
+        s->buf_count[buf] = count;
+}
+
+static int slice_ok(const pact_sched *s, pact_slice x)
+{
+    return x.buf < PACT_NBUF && x.off <= s->buf_count[x.buf] && x.count <= s->buf_count[x.buf] - x.off;
+}
+
+int pact_sched_validate(const pact_sched *s, char *why, size_t whylen)
+{
+    static const char *kinds[] = {"send", "recv", "reduce", "copy"};
+    char dummy[8];
+    if (!why) {
+        why = dummy;
+        whylen = sizeof(dummy);
+    }
+    if (s->err != PACT_OK) {
+        snprintf(why, whylen, "builder error %d", s->err);
+        return PACT_ERR_ARG;
+    }
+    for (size_t i = 0; i < s->nops; i++) {
+        const pact_op *o = &s->ops[i];
+        const char *k = kinds[o->kind];
+        int reads = o->kind != PACT_OP_RECV, writes = o->kind != PACT_OP_SEND;
+        if ((o->kind == PACT_OP_SEND || o->kind == PACT_OP_RECV) && (o->peer < 0 || o->peer >= s->size ||
+                                                                     o->peer == s->rank)) {
+            snprintf(why, whylen, "rank %d op %zu (%s): bad peer %d", s->rank, i, k, o->peer);
+            return PACT_ERR_ARG;
+        }
+        if (reads && !slice_ok(s, o->src)) {
+            snprintf(why, whylen, "rank %d op %zu (%s): source buf %u [%zu,+%zu) outside its %zu elements",
+                     s->rank, i, k, o->src.buf, o->src.off, o->src.count,
+                     o->src.buf < PACT_NBUF ? s->buf_count[o->src.buf] : 0);
+            return PACT_ERR_ARG;
+        }
+        if (writes && (!slice_ok(s, o->dst) || o->dst.buf == PACT_BUF_SEND)) {
+            snprintf(why, whylen, "rank %d op %zu (%s): destination buf %u [%zu,+%zu) not writable", s->rank,
+                     i, k, o->dst.buf, o->dst.off, o->dst.count);
+            return PACT_ERR_ARG;
+        }
+        if ((o->kind == PACT_OP_REDUCE || o->kind == PACT_OP_COPY) && o->src.count != o->dst.count) {
+            snprintf(why, whylen, "rank %d op %zu (%s): source and destination differ in length", s->rank, i, k);
+            return PACT_ERR_ARG;
+        }
+        for (uint32_t d = 0; d < o->ndeps; d++) {
+            if (pact_op_deps(s, i)[d] >= i) {
+                snprintf(why, whylen, "rank %d op %zu: dependency %u is not earlier", s->rank, i,
+                         pact_op_deps(s, i)[d]);
+                return PACT_ERR_ARG;
+            }
+        }
+    }
+    return PACT_OK;
+}
