@@ -73,10 +73,10 @@ $(BUILD)/tests/%: $(BUILD)/host/tests/%.o $(BUILD)/libpact-host.a
 
 # ---- tests -------------------------------------------------------------------------------------------
 unit: all $(TEST_BIN)
-	@bash tests/run-unit.sh $(TEST_BIN)
+	@bash tests/run-all.sh --unit-only $(TEST_BIN)
 
 integration: all real
-	@bash tests/run-integration.sh
+	@bash tests/run-all.sh --integration-only
 
 test: all real $(TEST_BIN)
 	@bash tests/run-all.sh $(TEST_BIN)
@@ -86,7 +86,7 @@ check-asan: deps
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" OPT="-O1 -g" \
 	    build-asan/bin/pact $(patsubst $(BUILD)/%,build-asan/%,$(TEST_BIN))
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	    bash tests/run-unit.sh $(patsubst $(BUILD)/%,build-asan/%,$(TEST_BIN))
+	    bash tests/run-all.sh --unit-only $(patsubst $(BUILD)/%,build-asan/%,$(TEST_BIN))
 
 # ---- the main job: a small what-if study on the built-in generic32x32 ------------------------------------
 RUN_DIR ?= results/run-$(shell date +%Y%m%d-%H%M%S)

@@ -39,7 +39,8 @@ static int list_algorithms(const char *coll, const char *format)
 {
     int want = -1;
     if (coll && (want = pact_coll_from_name(coll)) < 0) {
-        fprintf(stderr, "pact: --coll %s: unknown collective (allreduce, reduce, bcast, alltoall, allgather)\n",
+        fprintf(stderr,
+                "pact: --coll %s: unknown collective (allreduce, reduce, bcast, alltoall, allgather)\n",
                 coll);
         return 2;
     }
@@ -74,8 +75,8 @@ static int list_algorithms(const char *coll, const char *format)
             csv_field(a->cost, 0);
             csv_field(a->source, 1);
         } else {
-            printf("%-10s %-20s %5s %-20s %-8s %-12s %s\n", pact_coll_name(a->coll), a->name, a->ompi_id ? id : "-",
-                   a->mpich ? a->mpich : "-", a->smpi ? a->smpi : "-", r, a->cost);
+            printf("%-10s %-20s %5s %-20s %-8s %-12s %s\n", pact_coll_name(a->coll), a->name,
+                   a->ompi_id ? id : "-", a->mpich ? a->mpich : "-", a->smpi ? a->smpi : "-", r, a->cost);
         }
     }
     return 0;
@@ -90,7 +91,8 @@ int pact_cmd_list(int argc, char **argv)
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("algorithms|platforms|patterns");
-    g_option_context_set_summary(ctx, "Lists what pact knows.\n\nexample: pact list algorithms --coll allreduce --format csv");
+    g_option_context_set_summary(
+        ctx, "Lists what pact knows.\n\nexample: pact list algorithms --coll allreduce --format csv");
     g_option_context_add_main_entries(ctx, entries, NULL);
     int rc = 2;
     if (!pact_cli_parse(ctx, &argc, &argv))

@@ -18,8 +18,9 @@ int pact_cmd_platform(int argc, char **argv)
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("show|export NAME");
-    g_option_context_set_summary(ctx, "Shows a built-in machine or exports it to SimGrid.\n\n"
-                                      "example: pact platform export generic32x32 --nodes 2 --ppn 32 -o /tmp/g");
+    g_option_context_set_summary(ctx,
+                                 "Shows a built-in machine or exports it to SimGrid.\n\n"
+                                 "example: pact platform export generic32x32 --nodes 2 --ppn 32 -o /tmp/g");
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *err = NULL;
     int rc = 2;
@@ -56,7 +57,8 @@ int pact_cmd_platform(int argc, char **argv)
         goto out;
     }
     if (!pact_platform_export(p, nodes ? nodes : p->nodes, ppn ? ppn : p->cores,
-                              mapping && !strcmp(mapping, "cyclic") ? PACT_MAP_CYCLIC : PACT_MAP_BLOCK, out, &err)) {
+                              mapping && !strcmp(mapping, "cyclic") ? PACT_MAP_CYCLIC : PACT_MAP_BLOCK, out,
+                              &err)) {
         rc = pact_cli_fail(err);
         goto out;
     }

@@ -22,8 +22,8 @@ static gboolean parse_seconds(const char *text, const char *what, double *out, G
     else if (*end && strcmp(end, "s"))
         end = (char *)text;
     if (end == text || !isfinite(v) || v < 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected seconds >= 0 (e.g. 1e-3, 1ms, 100us)", what,
-                    text);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected seconds >= 0 (e.g. 1e-3, 1ms, 100us)",
+                    what, text);
         return FALSE;
     }
     *out = v * scale;
@@ -33,8 +33,8 @@ static gboolean parse_seconds(const char *text, const char *what, double *out, G
 int pact_cmd_sim(int argc, char **argv)
 {
     char *platform = NULL, *coll = NULL, *algs = NULL, *sizes = NULL, *patterns = NULL, *skew = NULL,
-         *skew_factor = NULL, *skew_mode = NULL, *engine = NULL, *outdir = NULL, *mapping = NULL, *dtype = NULL,
-         *op = NULL, *gamma = NULL;
+         *skew_factor = NULL, *skew_mode = NULL, *engine = NULL, *outdir = NULL, *mapping = NULL,
+         *dtype = NULL, *op = NULL, *gamma = NULL;
     int nodes = 2, ppn = -1, reps = 5, jobs = 1, root = 0, check = 0;
     gint64 seed = 1;
     GOptionEntry entries[] = {
@@ -45,33 +45,38 @@ int pact_cmd_sim(int argc, char **argv)
         {"coll", 0, 0, G_OPTION_ARG_STRING, &coll, "collective (default allreduce)", "C"},
         {"algs", 0, 0, G_OPTION_ARG_STRING, &algs,
          "algorithms: all (default) or a list; smpi:NAME runs SimGrid's built-in NAME", "A,B"},
-        {"sizes", 0, 0, G_OPTION_ARG_STRING, &sizes, "bytes per process: 8,1K,64K,1M or 8..1M (default 8,1K,64K,1M)",
+        {"sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
+         "bytes per process: 8,1K,64K,1M or 8..1M (default 8,1K,64K,1M)", "LIST"},
+        {"patterns", 0, 0, G_OPTION_ARG_STRING, &patterns, "arrival patterns (default no_delay,last_delayed)",
          "LIST"},
-        {"patterns", 0, 0, G_OPTION_ARG_STRING, &patterns, "arrival patterns (default no_delay,last_delayed)", "LIST"},
         {"skew", 0, 0, G_OPTION_ARG_STRING, &skew, "maximum skew in seconds (1e-3, 1ms, 100us)", "S"},
         {"skew-factor", 0, 0, G_OPTION_ARG_STRING, &skew_factor,
          "maximum skew as a factor of the mean no-delay d^ (default 1.5)", "F"},
         {"skew-mode", 0, 0, G_OPTION_ARG_STRING, &skew_mode, "what the factor multiplies: mean_nodelay", "M"},
-        {"reps", 0, 0, G_OPTION_ARG_INT, &reps, "measured calls per cell (default 5; one more warms up)", "R"},
+        {"reps", 0, 0, G_OPTION_ARG_INT, &reps, "measured calls per cell (default 5; one more warms up)",
+         "R"},
         {"engine", 0, 0, G_OPTION_ARG_STRING, &engine, "smpi (default)", "E"},
         {"jobs", 0, 0, G_OPTION_ARG_INT, &jobs, "parallel simulations (only 1 so far)", "J"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the random patterns (default 1)", "N"},
-        {"gamma", 0, 0, G_OPTION_ARG_STRING, &gamma, "seconds charged per byte reduced (default: the platform's)",
-         "G"},
+        {"gamma", 0, 0, G_OPTION_ARG_STRING, &gamma,
+         "seconds charged per byte reduced (default: the platform's)", "G"},
         {"dtype", 0, 0, G_OPTION_ARG_STRING, &dtype, "int, float or double (default)", "T"},
         {"op", 0, 0, G_OPTION_ARG_STRING, &op, "sum (default), max or min", "OP"},
         {"root", 0, 0, G_OPTION_ARG_INT, &root, "root of rooted collectives (default 0)", "R"},
-        {"check", 0, 0, G_OPTION_ARG_NONE, &check, "also check every result against the library's collective", NULL},
-        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "output folder (default results/sim-<timestamp>)", "DIR"},
+        {"check", 0, 0, G_OPTION_ARG_NONE, &check, "also check every result against the library's collective",
+         NULL},
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "output folder (default results/sim-<timestamp>)",
+         "DIR"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("");
     g_option_context_set_summary(
-        ctx, "Simulates collective algorithms under process arrival patterns with SimGrid/SMPI and writes\n"
-             "DIR/results.csv (one row per call) and DIR/summary.txt (best algorithm per size and pattern).\n\n"
-             "example:\n  pact sim --platform generic32x32 --nodes 2 --ppn 32 --coll allreduce \\\n"
-             "      --algs recursive_doubling,ring,smpi:lr --sizes 8,64K,1M --patterns no_delay,last_delayed \\\n"
-             "      --skew-factor 1.5 -o results/demo");
+        ctx,
+        "Simulates collective algorithms under process arrival patterns with SimGrid/SMPI and writes\n"
+        "DIR/results.csv (one row per call) and DIR/summary.txt (best algorithm per size and pattern).\n\n"
+        "example:\n  pact sim --platform generic32x32 --nodes 2 --ppn 32 --coll allreduce \\\n"
+        "      --algs recursive_doubling,ring,smpi:lr --sizes 8,64K,1M --patterns no_delay,last_delayed \\\n"
+        "      --skew-factor 1.5 -o results/demo");
     g_option_context_add_main_entries(ctx, entries, NULL);
     pact_sweep s;
     pact_sweep_init(&s);
@@ -80,13 +85,13 @@ int pact_cmd_sim(int argc, char **argv)
     if (!pact_cli_parse(ctx, &argc, &argv))
         goto out;
     if (argc > 1) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "unexpected argument '%s' (experiment files come later)",
-                    argv[1]);
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "unexpected argument '%s' (experiment files come later)", argv[1]);
         goto fail;
     }
     if (!(s.platform = pact_platform_find(platform ? platform : "generic32x32"))) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--platform %s: unknown machine (pact list platforms)",
-                    platform);
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "--platform %s: unknown machine (pact list platforms)", platform);
         goto fail;
     }
     s.nodes = nodes;
@@ -126,19 +131,21 @@ int pact_cmd_sim(int argc, char **argv)
         char *end = NULL;
         s.skew = skew_factor ? g_ascii_strtod(skew_factor, &end) : 1.5;
         if (skew_factor && (end == skew_factor || *end || !(s.skew >= 0))) {
-            g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--skew-factor %s: expected a number >= 0", skew_factor);
+            g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--skew-factor %s: expected a number >= 0",
+                        skew_factor);
             goto fail;
         }
     }
     if (skew_mode && strcmp(skew_mode, "mean_nodelay")) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "--skew-mode %s: only mean_nodelay so far (own_nodelay and mif come with the patterns issue)",
-                    skew_mode);
+        g_set_error(
+            &err, PACT_ERROR, PACT_ERROR_INPUT,
+            "--skew-mode %s: only mean_nodelay so far (own_nodelay and mif come with the patterns issue)",
+            skew_mode);
         goto fail;
     }
     if (engine && strcmp(engine, "smpi")) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--engine %s: only smpi so far (replay and model come later)",
-                    engine);
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "--engine %s: only smpi so far (replay and model come later)", engine);
         goto fail;
     }
     if (jobs < 1) {

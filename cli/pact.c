@@ -22,9 +22,10 @@ static void usage(FILE *f)
     fputs("usage: pact <command> [options]     (pact <command> --help for details)\n\ncommands:\n", f);
     for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
-    fputs("\nexample: pact sim --platform generic32x32 --nodes 2 --ppn 32 --coll allreduce --algs all \\\n"
-          "             --sizes 8,64K,1M --patterns no_delay,last_delayed --skew-factor 1.5 -o results/demo\n",
-          f);
+    fputs(
+        "\nexample: pact sim --platform generic32x32 --nodes 2 --ppn 32 --coll allreduce --algs all \\\n"
+        "             --sizes 8,64K,1M --patterns no_delay,last_delayed --skew-factor 1.5 -o results/demo\n",
+        f);
 }
 
 int pact_cli_fail(GError *err)

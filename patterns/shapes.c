@@ -2,6 +2,7 @@
 #include "pact_patterns.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pact_host.h"
@@ -17,8 +18,8 @@ static const shape_desc shapes[] = {
     {"descending", "d_i = s*(p-1-i)/(p-1): the last rank first"},
     {"first_delayed", "rank 0 arrives s late, the others at once"},
     {"last_delayed", "rank p-1 arrives s late, the others at once"},
-    {"middle_delayed", "a mountain: the middle ranks latest, both ends first"},
-    {"ends_delayed", "a valley: both ends latest, the middle ranks first"},
+    {"middle_delayed", "a mountain: the middle ranks latest, both ends first (flat for p <= 2)"},
+    {"ends_delayed", "a valley: both ends latest, the middle ranks first (flat for p <= 2)"},
     {"half_delayed", "ranks p/2.. arrive s late"},
     {"random", "uniform in [0, s], seeded, rescaled so that max - min = s"},
 };
@@ -46,13 +47,17 @@ gboolean pact_pattern_gen(const char *shape, int p, double skew, guint64 seed, d
         return FALSE;
     }
     if (p < 1 || !(skew >= 0) || !isfinite(skew)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "pattern %s: need p >= 1 and a skew >= 0 (got p=%d, %g)",
-                    shape, p, skew);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "pattern %s: need p >= 1 and a skew >= 0 (got p=%d, %g)", shape, p, skew);
         return FALSE;
     }
     double last = p > 1 ? (double)(p - 1) : 1.0;
+    /* Mountain and valley in integers, |2i - (p-1)|, so both halves are exact mirror images and the
+     * extremes are exactly 0 and s for odd and even p alike. */
+    int amin = (p - 1) % 2, amax = p - 1;
     for (int i = 0; i < p; i++) {
-        double x = p > 1 ? fabs(2.0 * i / last - 1.0) : 0; /* 1 at both ends, 0 in the middle */
+        int ai = abs(2 * i - (p - 1));
+        double span = amax > amin ? (double)(amax - amin) : 1.0;
         if (!strcmp(shape, "ascending"))
             d[i] = p > 1 ? skew * i / last : 0;
         else if (!strcmp(shape, "descending"))
@@ -62,9 +67,9 @@ gboolean pact_pattern_gen(const char *shape, int p, double skew, guint64 seed, d
         else if (!strcmp(shape, "last_delayed"))
             d[i] = i == p - 1 && p > 1 ? skew : 0;
         else if (!strcmp(shape, "middle_delayed"))
-            d[i] = skew * (1 - x);
+            d[i] = amax > amin ? skew * (amax - ai) / span : 0;
         else if (!strcmp(shape, "ends_delayed"))
-            d[i] = skew * x;
+            d[i] = amax > amin ? skew * (ai - amin) / span : 0;
         else if (!strcmp(shape, "half_delayed"))
             d[i] = i >= p / 2 && p > 1 ? skew : 0;
         else
@@ -79,16 +84,6 @@ gboolean pact_pattern_gen(const char *shape, int p, double skew, guint64 seed, d
             hi = fmax(hi, d[i]);
         }
         g_rand_free(r);
-        for (int i = 0; i < p; i++)
-            d[i] = hi > lo ? skew * (d[i] - lo) / (hi - lo) : 0;
-    }
-    /* Even p puts the mountain's top between two ranks: rescale so that max - min = s holds exactly. */
-    if (!strcmp(shape, "middle_delayed") || !strcmp(shape, "ends_delayed")) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < p; i++) {
-            lo = fmin(lo, d[i]);
-            hi = fmax(hi, d[i]);
-        }
         for (int i = 0; i < p; i++)
             d[i] = hi > lo ? skew * (d[i] - lo) / (hi - lo) : 0;
     }

@@ -13,13 +13,13 @@ typedef enum { PACT_MAP_BLOCK, PACT_MAP_CYCLIC } pact_mapping;
 typedef struct {
     const char *name;
     const char *description;
-    int nodes;         /* nodes in the machine */
-    int cores;         /* cores per node */
-    double bw;         /* bytes/s, node link and intra-node alike */
-    double lat_link;   /* s, one node's link to the switch: inter-node latency is twice this */
-    double lat_intra;  /* s, between two cores of one node */
-    double speed;      /* flop/s of one core */
-    double gamma;      /* s/byte, default cost of a local reduction */
+    int nodes;        /* nodes in the machine */
+    int cores;        /* cores per node */
+    double bw;        /* bytes/s, node link and intra-node alike */
+    double lat_link;  /* s, one node's link to the switch: inter-node latency is twice this */
+    double lat_intra; /* s, between two cores of one node */
+    double speed;     /* flop/s of one core */
+    double gamma;     /* s/byte, default cost of a local reduction */
     const char *source;
 } pact_platform;
 
@@ -33,7 +33,8 @@ gboolean pact_platform_check(const pact_platform *p, int nodes, int ppn, GError 
 /* The node of a rank. */
 int pact_rank_node(int rank, int nodes, int ppn, pact_mapping map);
 
-/* Writes dir/platform.xml (only the `nodes` used) and dir/hostfile (one host per rank). */
+/* Writes dir/platform.xml (only the `nodes` used), dir/hostfile (one host per rank) and dir/smpi-cfg
+ * (the smpirun options of pact_smpi_cfg, one per line). */
 gboolean pact_platform_export(const pact_platform *p, int nodes, int ppn, pact_mapping map, const char *dir,
                               GError **err);
 

@@ -9,8 +9,8 @@ static const pact_platform platforms[] = {
         .description = "32 nodes x 32 cores, one switch, 10 Gb/s, 1 us intra-node, 2 us inter-node",
         .nodes = 32,
         .cores = 32,
-        .bw = 10e9 / 8, /* 10 Gb/s everywhere (Salimi Beni et al., section III-A) */
-        .lat_link = 1e-6, /* two links per inter-node route: 2 us (ibid.) */
+        .bw = 10e9 / 8,    /* 10 Gb/s everywhere (Salimi Beni et al., section III-A) */
+        .lat_link = 1e-6,  /* two links per inter-node route: 2 us (ibid.) */
         .lat_intra = 1e-6, /* 1 us (ibid.) */
         .speed = 1e9,
         .gamma = 2e-10, /* the seeds give none for this machine; SUARA's Shaheen-II value (section 5) */
@@ -44,8 +44,8 @@ gboolean pact_platform_check(const pact_platform *p, int nodes, int ppn, GError 
         return FALSE;
     }
     if (ppn < 1 || ppn > p->cores) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--ppn %d: %s has 1 to %d cores per node", ppn, p->name,
-                    p->cores);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--ppn %d: %s has 1 to %d cores per node", ppn,
+                    p->name, p->cores);
         return FALSE;
     }
     return TRUE;
@@ -77,10 +77,16 @@ gboolean pact_platform_export(const pact_platform *p, int nodes, int ppn, pact_m
     GString *hosts = g_string_new(NULL);
     for (int r = 0; r < nodes * ppn; r++)
         g_string_append_printf(hosts, "node-%d\n", pact_rank_node(r, nodes, ppn, map));
+    /* The smpirun options that make SMPI follow these numbers, one per line, for runs by hand:
+     * smpirun -platform platform.xml -hostfile hostfile $(cat smpi-cfg) ./prog */
+    g_autofree char *cfg = g_strjoinv("\n", (char **)pact_smpi_cfg());
+    g_autofree char *cfg_text = g_strconcat(cfg, "\n", NULL);
     g_autofree char *xml_path = g_build_filename(dir, "platform.xml", NULL);
     g_autofree char *host_path = g_build_filename(dir, "hostfile", NULL);
+    g_autofree char *cfg_path = g_build_filename(dir, "smpi-cfg", NULL);
     gboolean ok = g_file_set_contents(xml_path, xml, -1, err) &&
-                  g_file_set_contents(host_path, hosts->str, (gssize)hosts->len, err);
+                  g_file_set_contents(host_path, hosts->str, (gssize)hosts->len, err) &&
+                  g_file_set_contents(cfg_path, cfg_text, -1, err);
     g_string_free(hosts, TRUE);
     if (!ok && err && *err && (*err)->domain != PACT_ERROR) {
         GError *e = *err;
@@ -102,10 +108,17 @@ gboolean pact_platform_export(const pact_platform *p, int nodes, int ppn, pact_m
 const char *const *pact_smpi_cfg(void)
 {
     static const char *const cfg[] = {
-        "--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/cpu-threshold:-1",
-        "--cfg=smpi/wtime:0",                 "--cfg=smpi/test:0",         "--cfg=smpi/iprobe:0",
-        "--cfg=smpi/bw-factor:0:1",           "--cfg=smpi/lat-factor:0:1", "--cfg=network/crosstraffic:0",
-        "--log=root.thres:warning",           NULL,
+        "--cfg=smpi/simulate-computation:no",
+        "--cfg=smpi/host-speed:1Gf",
+        "--cfg=smpi/cpu-threshold:-1",
+        "--cfg=smpi/wtime:0",
+        "--cfg=smpi/test:0",
+        "--cfg=smpi/iprobe:0",
+        "--cfg=smpi/bw-factor:0:1",
+        "--cfg=smpi/lat-factor:0:1",
+        "--cfg=network/crosstraffic:0",
+        "--log=root.thres:warning",
+        NULL,
     };
     return cfg;
 }

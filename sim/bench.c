@@ -489,8 +489,7 @@ static int run_cell(bench_t *b, const cell_t *c)
         fprintf(b->out, "%s,%d,%.17g,%.17g,%s\n", c->id, r, res[0], res[1], late ? "late" : status);
         if (b->arr)
             for (int i = 0; i < b->size; i++)
-                fprintf(b->arr, "%s,%d,%d,%.17g,%.17g\n", c->id, r, i, gathered[3 * i] - b->margin,
-                        gathered[3 * i + 1] - b->margin);
+                fprintf(b->arr, "%s,%d,%d,%.17g,%.17g\n", c->id, r, i, gathered[3 * i], gathered[3 * i + 1]);
     }
     if (b->rank == 0) {
         fflush(b->out);
@@ -525,8 +524,8 @@ static int parse_plan_line(char *line, cell_t *c, const char *file, int lineno)
     memset(c, 0, sizeof(*c));
     n = sscanf(line, "%63s %31s %63s %31s %31s %31s %d %d %lf %4095s", c->id, coll, alg, count, dt, op, &root,
                &reps, &gamma, pat);
-    if (n != 10 || pact_coll_from_name(coll) < 0 || !parse_size(count, &c->count) || !(c->dt = find_dtype(dt)) ||
-        !(c->op = find_op(op)) || reps < 1 || !(gamma >= 0)) {
+    if (n != 10 || pact_coll_from_name(coll) < 0 || !parse_size(count, &c->count) ||
+        !(c->dt = find_dtype(dt)) || !(c->op = find_op(op)) || reps < 1 || !(gamma >= 0)) {
         fprintf(stderr, "pact-bench: %s:%d: malformed plan line\n", file, lineno);
         return PACT_ERR_ARG;
     }
@@ -656,8 +655,8 @@ static int run_matrix(bench_t *b, pact_coll coll, const char *algs, const char *
             }
     }
     if (b->rank == 0)
-        printf("pact-bench matrix %s P=%d: %ld right, %ld wrong, %ld restricted\n", pact_coll_name(coll), b->size,
-               passed, failed, skipped);
+        printf("pact-bench matrix %s P=%d: %ld right, %ld wrong, %ld restricted\n", pact_coll_name(coll),
+               b->size, passed, failed, skipped);
     return failed ? PACT_ERR_CHECK : PACT_OK;
 }
 

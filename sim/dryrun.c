@@ -142,8 +142,8 @@ int pact_dryrun(const pact_sched *const *scheds, int P, void *(*bufs)[PACT_NBUF]
                         continue;
                     }
                     if (m->count != o->dst.count) {
-                        snprintf(why, whylen, "rank %d op %u receives %zu elements from %d, which sent %zu", p, i,
-                                 o->dst.count, o->peer, m->count);
+                        snprintf(why, whylen, "rank %d op %u receives %zu elements from %d, which sent %zu",
+                                 p, i, o->dst.count, o->peer, m->count);
                         free(m);
                         rc = PACT_ERR_ARG;
                         goto out;
@@ -151,8 +151,8 @@ int pact_dryrun(const pact_sched *const *scheds, int P, void *(*bufs)[PACT_NBUF]
                     memcpy((char *)bufs[p][o->dst.buf] + o->dst.off * es, m->data, m->count * es);
                     free(m);
                 } else if (o->kind == PACT_OP_REDUCE) {
-                    op((char *)bufs[p][o->src.buf] + o->src.off * es, (char *)bufs[p][o->dst.buf] + o->dst.off * es,
-                       o->src.count);
+                    op((char *)bufs[p][o->src.buf] + o->src.off * es,
+                       (char *)bufs[p][o->dst.buf] + o->dst.off * es, o->src.count);
                 } else {
                     char *d = (char *)bufs[p][o->dst.buf] + o->dst.off * es;
                     char *x = (char *)bufs[p][o->src.buf] + o->src.off * es;

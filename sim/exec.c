@@ -103,19 +103,19 @@ int pact_exec(const pact_sched *s, pact_exec_ctx *x)
             int local = 0;
             switch (o->kind) {
             case PACT_OP_SEND:
-                PACT_MPI_CHECK(MPI_Isend(at(x, s, o->src), (int)o->src.count, x->dtype, o->peer, x->tag + o->tag,
-                                         x->comm, &reqs[nreq]));
+                PACT_MPI_CHECK(MPI_Isend(at(x, s, o->src), (int)o->src.count, x->dtype, o->peer,
+                                         x->tag + o->tag, x->comm, &reqs[nreq]));
                 req_op[nreq++] = i;
                 break;
             case PACT_OP_RECV:
-                PACT_MPI_CHECK(MPI_Irecv(at(x, s, o->dst), (int)o->dst.count, x->dtype, o->peer, x->tag + o->tag,
-                                         x->comm, &reqs[nreq]));
+                PACT_MPI_CHECK(MPI_Irecv(at(x, s, o->dst), (int)o->dst.count, x->dtype, o->peer,
+                                         x->tag + o->tag, x->comm, &reqs[nreq]));
                 req_op[nreq++] = i;
                 break;
             case PACT_OP_REDUCE:
                 if (!x->no_compute && o->src.count > 0)
-                    PACT_MPI_CHECK(
-                        MPI_Reduce_local(at(x, s, o->src), at(x, s, o->dst), (int)o->src.count, x->dtype, x->op));
+                    PACT_MPI_CHECK(MPI_Reduce_local(at(x, s, o->src), at(x, s, o->dst), (int)o->src.count,
+                                                    x->dtype, x->op));
                 pact_charge(x->gamma * (double)(o->src.count * s->elem_size));
                 local = 1;
                 break;
@@ -137,7 +137,8 @@ int pact_exec(const pact_sched *s, pact_exec_ctx *x)
         if (done == n)
             break;
         if (nreq == 0) {
-            fprintf(stderr, "pact: rank %d: schedule stalled with %zu of %zu operations done\n", s->rank, done, n);
+            fprintf(stderr, "pact: rank %d: schedule stalled with %zu of %zu operations done\n", s->rank,
+                    done, n);
             rc = PACT_ERR_ARG;
             goto out;
         }

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-G_DEFINE_QUARK(pact-error-quark, pact_error)
+G_DEFINE_QUARK(pact - error - quark, pact_error)
 
 int pact_exit_status(const GError *err)
 {
@@ -54,7 +54,8 @@ gboolean pact_parse_size_list(const char *text, const char *what, GArray *out, G
         } else {
             if (pact_parse_size(it, &lo) != PACT_OK) {
                 g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "%s: malformed size '%s' (expected bytes with an optional K, M or G suffix)", what, it);
+                            "%s: malformed size '%s' (expected bytes with an optional K, M or G suffix)",
+                            what, it);
                 return FALSE;
             }
             g_array_append_val(out, lo);

@@ -12,14 +12,14 @@
 
 /* Reports the file and line of a failing MPI call and returns PACT_ERR_MPI from the enclosing function
  * through its `out` label (the single-exit style of STYLE.md). */
-#define PACT_MPI_CHECK(call)                                                                                \
-    do {                                                                                                    \
-        int mpi_rc_ = (call);                                                                               \
-        if (mpi_rc_ != MPI_SUCCESS) {                                                                       \
-            fprintf(stderr, "pact: %s:%d: %s failed (%d)\n", __FILE__, __LINE__, #call, mpi_rc_);          \
-            rc = PACT_ERR_MPI;                                                                              \
-            goto out;                                                                                       \
-        }                                                                                                   \
+#define PACT_MPI_CHECK(call)                                                                                 \
+    do {                                                                                                     \
+        int mpi_rc_ = (call);                                                                                \
+        if (mpi_rc_ != MPI_SUCCESS) {                                                                        \
+            fprintf(stderr, "pact: %s:%d: %s failed (%d)\n", __FILE__, __LINE__, #call, mpi_rc_);            \
+            rc = PACT_ERR_MPI;                                                                               \
+            goto out;                                                                                        \
+        }                                                                                                    \
     } while (0)
 
 typedef struct {

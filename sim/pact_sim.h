@@ -69,8 +69,8 @@ typedef struct {
 
 typedef struct {
     int rank, size;
-    size_t elem_size; /* bytes of one element */
-    int inplace;      /* SEND aliases RECV: copies between identical slices are free */
+    size_t elem_size;            /* bytes of one element */
+    int inplace;                 /* SEND aliases RECV: copies between identical slices are free */
     size_t buf_count[PACT_NBUF]; /* elements each buffer holds */
     pact_op *ops;
     size_t nops, cap_ops;

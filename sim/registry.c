@@ -124,8 +124,8 @@ int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s)
         return rc;
     pact_sched_reset(s, args->rank, args->size, args->elem_size);
     s->inplace = args->inplace;
-    pact_coll_buf_counts(a->coll, args->rank, args->size, args->root, args->count, &s->buf_count[PACT_BUF_SEND],
-                         &s->buf_count[PACT_BUF_RECV]);
+    pact_coll_buf_counts(a->coll, args->rank, args->size, args->root, args->count,
+                         &s->buf_count[PACT_BUF_SEND], &s->buf_count[PACT_BUF_RECV]);
     if (args->inplace)
         s->buf_count[PACT_BUF_SEND] = s->buf_count[PACT_BUF_RECV];
     rc = a->build(s, args);

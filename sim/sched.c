@@ -134,8 +134,8 @@ int pact_sched_validate(const pact_sched *s, char *why, size_t whylen)
         const pact_op *o = &s->ops[i];
         const char *k = kinds[o->kind];
         int reads = o->kind != PACT_OP_RECV, writes = o->kind != PACT_OP_SEND;
-        if ((o->kind == PACT_OP_SEND || o->kind == PACT_OP_RECV) && (o->peer < 0 || o->peer >= s->size ||
-                                                                     o->peer == s->rank)) {
+        if ((o->kind == PACT_OP_SEND || o->kind == PACT_OP_RECV) &&
+            (o->peer < 0 || o->peer >= s->size || o->peer == s->rank)) {
             snprintf(why, whylen, "rank %d op %zu (%s): bad peer %d", s->rank, i, k, o->peer);
             return PACT_ERR_ARG;
         }
@@ -151,7 +151,8 @@ int pact_sched_validate(const pact_sched *s, char *why, size_t whylen)
             return PACT_ERR_ARG;
         }
         if ((o->kind == PACT_OP_REDUCE || o->kind == PACT_OP_COPY) && o->src.count != o->dst.count) {
-            snprintf(why, whylen, "rank %d op %zu (%s): source and destination differ in length", s->rank, i, k);
+            snprintf(why, whylen, "rank %d op %zu (%s): source and destination differ in length", s->rank, i,
+                     k);
             return PACT_ERR_ARG;
         }
         for (uint32_t d = 0; d < o->ndeps; d++) {

@@ -91,8 +91,8 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         if (sm ? !*sm || strspn(sm, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(sm)
                : !pact_alg_find(s->coll, a)) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--algs: unknown %s algorithm '%s' (pact list algorithms --coll %s)", pact_coll_name(s->coll),
-                        a, pact_coll_name(s->coll));
+                        "--algs: unknown %s algorithm '%s' (pact list algorithms --coll %s)",
+                        pact_coll_name(s->coll), a, pact_coll_name(s->coll));
             return FALSE;
         }
         for (guint j = 0; j < i; j++)
@@ -105,14 +105,15 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         guint64 b = g_array_index(s->sizes, guint64, i);
         if (b % es != 0 || b / es > G_MAXINT) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--sizes: %" G_GUINT64_FORMAT " bytes is not a whole number of %s (%zu bytes each)", b,
-                        s->dtype, es);
+                        "--sizes: %" G_GUINT64_FORMAT " bytes is not a whole number of %s (%zu bytes each)",
+                        b, s->dtype, es);
             return FALSE;
         }
     }
     for (guint i = 0; i < s->patterns->len; i++)
         if (!pact_pattern_describe(s->patterns->pdata[i])) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--patterns: unknown pattern '%s' (pact list patterns)",
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "--patterns: unknown pattern '%s' (pact list patterns)",
                         (char *)s->patterns->pdata[i]);
             return FALSE;
         }
@@ -129,8 +130,8 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         return FALSE;
     }
     if (s->coll != PACT_COLL_ALLREDUCE) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--coll %s: the bench driver runs allreduce only so far",
-                    pact_coll_name(s->coll));
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "--coll %s: the bench driver runs allreduce only so far", pact_coll_name(s->coll));
         return FALSE;
     }
     if (!s->outdir || !*s->outdir) {
@@ -143,7 +144,8 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         if (d)
             g_dir_close(d);
         if (!empty) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "-o %s: exists and is not an empty folder", s->outdir);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "-o %s: exists and is not an empty folder",
+                        s->outdir);
             return FALSE;
         }
     }
@@ -249,8 +251,8 @@ static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
             continue;
         g_string_append_printf(plan, "%u %s %s %" G_GUINT64_FORMAT " %s %s %d %d %.17g %s\n", i,
                                pact_coll_name(s->coll), smpi_alg ? "mpi" : alg,
-                               g_array_index(s->sizes, guint64, c->size) / es, s->dtype, s->op, s->root, s->reps,
-                               x->gamma, c->pattern_file);
+                               g_array_index(s->sizes, guint64, c->size) / es, s->dtype, s->op, s->root,
+                               s->reps, x->gamma, c->pattern_file);
         n++;
     }
     if (n == 0) {
@@ -294,8 +296,8 @@ static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
     g_autofree char *sout = NULL, *serr = NULL;
     int status = 0;
     GError *e = NULL;
-    ok = g_spawn_sync(x->run, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &sout, &serr, &status,
-                      &e);
+    ok = g_spawn_sync(x->run, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &sout, &serr,
+                      &status, &e);
     g_autofree char *cmdline = g_strjoinv(" ", (char **)argv->pdata);
     g_ptr_array_unref(argv);
     g_autofree char *log = g_strdup_printf("$ %s\n%s%s", cmdline, sout ? sout : "", serr ? serr : "");
@@ -356,8 +358,8 @@ static gboolean write_pattern(ctx_t *x, cell_t *c, GError **err)
     c->pattern_file = g_strdup_printf("pattern-%s-%" G_GUINT64_FORMAT ".txt", shape,
                                       g_array_index(s->sizes, guint64, c->size));
     g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
-    g_autofree char *comment = g_strdup_printf("%s, p=%d, skew %.17g s, seed %" G_GUINT64_FORMAT, shape, P,
-                                               c->skew_s, s->seed);
+    g_autofree char *comment =
+        g_strdup_printf("%s, p=%d, skew %.17g s, seed %" G_GUINT64_FORMAT, shape, P, c->skew_s, s->seed);
     return pact_pattern_write(path, d, P, comment, err);
 }
 
@@ -371,8 +373,9 @@ static const char *skew_mode_name(pact_skew_mode m)
 static char *results_csv(ctx_t *x)
 {
     pact_sweep *s = x->s;
-    GString *o = g_string_new("platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,"
-                              "skew_s,rep,engine,last_delay_s,total_delay_s,status\n");
+    GString *o =
+        g_string_new("platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,"
+                     "skew_s,rep,engine,last_delay_s,total_delay_s,status\n");
     for (guint i = 0; i < x->cells->len; i++) {
         cell_t *c = x->cells->pdata[i];
         const char *pat = s->patterns->pdata[c->pat];
@@ -386,11 +389,12 @@ static char *results_csv(ctx_t *x)
                 g_ascii_formatd(tb, sizeof(tb), "%.17g", t);
             if (s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay)
                 g_ascii_formatd(fb, sizeof(fb), "%.17g", s->skew);
-            g_string_append_printf(o, "%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%.17g,%u,smpi,%s,%s,%s\n",
-                                   s->platform->name, s->nodes, s->ppn, s->nodes * s->ppn, pact_coll_name(s->coll),
-                                   (char *)s->algs->pdata[c->alg], g_array_index(s->sizes, guint64, c->size), pat,
-                                   nodelay ? "none" : skew_mode_name(s->skew_mode), fb, c->skew_s, r, lb, tb,
-                                   (char *)c->status->pdata[r]);
+            g_string_append_printf(
+                o, "%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%.17g,%u,smpi,%s,%s,%s\n",
+                s->platform->name, s->nodes, s->ppn, s->nodes * s->ppn, pact_coll_name(s->coll),
+                (char *)s->algs->pdata[c->alg], g_array_index(s->sizes, guint64, c->size), pat,
+                nodelay ? "none" : skew_mode_name(s->skew_mode), fb, c->skew_s, r, lb, tb,
+                (char *)c->status->pdata[r]);
         }
     }
     return g_string_free(o, FALSE);
@@ -413,17 +417,18 @@ static char *summary_txt(ctx_t *x)
     pact_sweep *s = x->s;
     GString *o = g_string_new(NULL);
     int P = s->nodes * s->ppn;
-    g_string_append_printf(o,
-                           "pact sim: %s on %s, %d nodes x %d ppn = %d ranks, %s %s, %d reps, gamma %.3g s/B\n"
-                           "d^ = time from the last arrival to the last exit (mean over reps), in microseconds\n",
-                           pact_coll_name(s->coll), s->platform->name, s->nodes, s->ppn, P, s->dtype, s->op, s->reps,
-                           x->gamma);
+    g_string_append_printf(
+        o,
+        "pact sim: %s on %s, %d nodes x %d ppn = %d ranks, %s %s, %d reps, gamma %.3g s/B\n"
+        "d^ = time from the last arrival to the last exit (mean over reps), in microseconds\n",
+        pact_coll_name(s->coll), s->platform->name, s->nodes, s->ppn, P, s->dtype, s->op, s->reps, x->gamma);
     if (s->skew_mode == PACT_SKEW_ABSOLUTE)
         g_string_append_printf(o, "skew: %.6g s for every delayed pattern\n", s->skew);
     else
-        g_string_append_printf(o, "skew: %.3g x the mean no-delay d^ of all algorithms of each size\n", s->skew);
-    g_string_append_printf(o, "\n%10s  %-16s %12s  %-22s %12s  %-22s %12s  %s\n", "bytes", "pattern", "skew_us",
-                           "best", "d^_us", "no-delay choice", "its_d^_us", "best/choice");
+        g_string_append_printf(o, "skew: %.3g x the mean no-delay d^ of all algorithms of each size\n",
+                               s->skew);
+    g_string_append_printf(o, "\n%10s  %-16s %12s  %-22s %12s  %-22s %12s  %s\n", "bytes", "pattern",
+                           "skew_us", "best", "d^_us", "no-delay choice", "its_d^_us", "best/choice");
     gint nd = -1;
     for (guint p = 0; p < s->patterns->len; p++)
         if (!strcmp(s->patterns->pdata[p], "no_delay"))
@@ -454,8 +459,9 @@ static char *summary_txt(ctx_t *x)
                     best_a = a;
                 }
             }
-            g_string_append_printf(o, "%10" G_GUINT64_FORMAT "  %-16s %12.3f  ", g_array_index(s->sizes, guint64, z),
-                                   (char *)s->patterns->pdata[p], skew * 1e6);
+            g_string_append_printf(o, "%10" G_GUINT64_FORMAT "  %-16s %12.3f  ",
+                                   g_array_index(s->sizes, guint64, z), (char *)s->patterns->pdata[p],
+                                   skew * 1e6);
             if (best_a == G_MAXUINT) {
                 g_string_append(o, "(no algorithm applies)\n");
                 continue;
@@ -464,7 +470,8 @@ static char *summary_txt(ctx_t *x)
             cell_t *cc = choice != G_MAXUINT ? find_cell(x, choice, z, p) : NULL;
             double cm = cc ? mean_of(cc, TRUE) : NAN;
             if (cc && !isnan(cm))
-                g_string_append_printf(o, "%-22s %12.3f  %.3f\n", (char *)s->algs->pdata[choice], cm * 1e6, best / cm);
+                g_string_append_printf(o, "%-22s %12.3f  %.3f\n", (char *)s->algs->pdata[choice], cm * 1e6,
+                                       best / cm);
             else
                 g_string_append(o, "-\n");
         }
@@ -478,8 +485,9 @@ static char *summary_txt(ctx_t *x)
         }
     }
     if (wrong || late)
-        g_string_append_printf(o, "\nWARNING: %d calls gave wrong results, %d could not keep their arrival times\n",
-                               wrong, late);
+        g_string_append_printf(
+            o, "\nWARNING: %d calls gave wrong results, %d could not keep their arrival times\n", wrong,
+            late);
     return g_string_free(o, FALSE);
 }
 
@@ -508,7 +516,8 @@ gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
     }
     x.work = g_strdup_printf("%s/.%s.partial-XXXXXX", parent, base);
     if (!g_mkdtemp(x.work)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create a folder in %s: %s", parent, g_strerror(errno));
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create a folder in %s: %s", parent,
+                    g_strerror(errno));
         g_clear_pointer(&x.work, g_free);
         goto out;
     }

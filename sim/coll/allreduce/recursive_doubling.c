@@ -1,11 +1,11 @@
 /*
  * allreduce recursive_doubling
  *
- * Source:  Open MPI ompi_coll_base_allreduce_intra_recursivedoubling (ompi/mca/coll/base/coll_base_allreduce.c),
- *          the fold for non-power-of-two P as there: of the first 2r ranks (r = P - 2^floor(log2 P)), each
- *          even rank hands its vector to the odd rank above it and sits out the exchange.
- * Restrict: none (the operand order keeps lower ranks on the left, so non-commutative ops are exact).
- * Cost:     ceil(log2 P)*(alpha + beta*m + gamma*m); with a fold, + 2*(alpha + beta*m) + gamma*m.
+ * Source:  Open MPI ompi_coll_base_allreduce_intra_recursivedoubling
+ * (ompi/mca/coll/base/coll_base_allreduce.c), the fold for non-power-of-two P as there: of the first 2r ranks
+ * (r = P - 2^floor(log2 P)), each even rank hands its vector to the odd rank above it and sits out the
+ * exchange. Restrict: none (the operand order keeps lower ranks on the left, so non-commutative ops are
+ * exact). Cost:     ceil(log2 P)*(alpha + beta*m + gamma*m); with a fold, + 2*(alpha + beta*m) + gamma*m.
  *
  *   P = 6, r = 2:  fold      0 -> 1, 2 -> 3          (new ranks: 1->0, 3->1, 4->2, 5->3)
  *                  exchange  distance 1: {1,3} {4,5}; distance 2: {1,4} {3,5}

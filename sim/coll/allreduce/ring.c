@@ -62,7 +62,8 @@ int pact_allreduce_ring_build(pact_sched *s, const pact_build_args *a)
     int send_prev = pact_send(s, right, rblock(n, p, rank));
     pact_after(s, copy);
     for (int j = 1; j < p - 1; j++) {
-        pact_slice in = pact_sl(j % 2 ? PACT_BUF_TMP1 : PACT_BUF_TMP0, 0, rblock(n, p, (rank - j - 1 + 2 * p) % p).count);
+        pact_slice in =
+            pact_sl(j % 2 ? PACT_BUF_TMP1 : PACT_BUF_TMP0, 0, rblock(n, p, (rank - j - 1 + 2 * p) % p).count);
         int r = pact_recv(s, left, in);
         pact_after(s, send_prev);
         pact_slice done = rblock(n, p, (rank - j + p) % p);

@@ -1,0 +1,142 @@
+# tests/integration.sh - sourced by run-all.sh and run-integration.sh (needs tests/lib.sh).
+# Integration tests: the executor against the MPI libraries' own collectives (SMPI, Open MPI, MPICH),
+# fidelity against SimGrid's built-ins, the bench driver's arrival times, and the pact command.
+PACT=build/bin/pact
+BENCH_SMPI=$PWD/build/bin/pact-bench-smpi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+TMP=$(mktemp -d /tmp/pact-it-XXXXXX)
+
+# smpi_matrix P: every allreduce algorithm x counts x int/float/double x sum/max x in place, against
+# SMPI's MPI_Allreduce, on generic32x32.
+smpi_matrix() {
+    local P=$1 nodes=$(( ($1 + 31) / 32 )) d="$TMP/plat-$1"
+    $PACT platform export generic32x32 --nodes $nodes --ppn 32 -o "$d" || return 1
+    smpirun -np "$P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
+        "$BENCH_SMPI" --matrix --counts 0,1,P-1,P+1,1000,1048576 | tee "$d/out"
+    grep -q " 0 wrong" "$d/out"
+}
+
+ompi_matrix() {
+    timeout 600 mpirun.openmpi -np "$1" --oversubscribe --mca btl self,vader build/bin/pact-bench-mpi --matrix \
+        --counts "$2" | tee "$TMP/ompi-$1"
+    grep -q " 0 wrong" "$TMP/ompi-$1"
+}
+
+mpich_matrix() {
+    timeout 600 mpiexec.mpich -np "$1" build/bin/pact-bench-mpich --matrix --counts "$2" | tee "$TMP/mpich-$1"
+    grep -q " 0 wrong" "$TMP/mpich-$1"
+}
+
+for P in 1 2 3 5 7 8 16 33 64; do
+    check "smpi correctness allreduce P=$P" smpi_matrix $P
+done
+for P in 1 2 3 4 5 6 7 8; do
+    check "openmpi correctness allreduce P=$P" ompi_matrix $P 0,1,P-1,P+1,1000,1048576
+done
+for P in 2 3 5; do
+    check "mpich correctness allreduce P=$P" mpich_matrix $P 0,1,P-1,P+1,1000
+done
+
+# In simulation the achieved arrivals equal the pattern to the bit.
+arrivals_exact() {
+    local d="$TMP/arr"
+    $PACT platform export generic32x32 --nodes 1 --ppn 8 -o "$d" || return 1
+    $PACT pattern gen --shape ascending -p 8 --skew 0.001 -o "$d/pattern" || return 1
+    smpirun -np 8 -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") "$BENCH_SMPI" \
+        --alg ring --count 1000 --reps 2 --pattern "$d/pattern" --arrivals "$d/arrivals" --out "$d/out" || return 1
+    cat "$d/arrivals"
+    # rank i arrives exactly pattern[i] after the common start, in both reps
+    awk -F, 'NR == FNR { if ($0 !~ /^#/) want[n++] = $1; next }
+             FNR > 1 { got = $4; w = want[$3]; if (got != w && (got - w > 1e-15 || w - got > 1e-15)) bad++; rows++ }
+             END { print rows, "rows,", bad + 0, "off"; exit (rows != 16 || bad > 0) }' "$d/pattern" "$d/arrivals"
+}
+check "smpi arrivals equal the pattern" arrivals_exact
+
+# d^ = d* without delay; under last_delayed d* - d^ is the skew (arrivals are exact in simulation).
+delays() {
+    local o="$TMP/delays"
+    $PACT sim --nodes 1 --ppn 16 --algs recursive_doubling,ring --sizes 1K,64K --patterns no_delay,last_delayed \
+        --skew 1ms --reps 2 -o "$o" || return 1
+    cat "$o/results.csv"
+    awk -F, 'NR > 1 { n++; d = $15 - $14
+                      if ($8 == "no_delay" && $14 != $15) bad++
+                      if ($8 == "last_delayed" && (d < 1e-3 - 1e-12 || d > 1e-3 + 1e-12 || $14 >= $15)) bad++ }
+             END { print n, "rows,", bad + 0, "bad"; exit (n != 16 || bad > 0) }' "$o/results.csv"
+}
+check "sim d^ vs d* under no_delay and last_delayed" delays
+
+# Same command twice: byte-identical results.csv.
+deterministic() {
+    for k in 1 2; do
+        $PACT sim --nodes 2 --ppn 8 --algs recursive_doubling,ring --sizes 8,64K --patterns no_delay,last_delayed,random \
+            --skew-factor 1.5 --reps 2 -o "$TMP/det$k" >/dev/null || return 1
+    done
+    cmp "$TMP/det1/results.csv" "$TMP/det2/results.csv" && cmp "$TMP/det1/summary.txt" "$TMP/det2/summary.txt"
+}
+check "sim is deterministic" deterministic
+
+# The skew-factor mode records 1.5 x the mean no-delay d^ of the algorithms of each size.
+skew_factor() {
+    local o="$TMP/factor"
+    $PACT sim --nodes 1 --ppn 8 --algs recursive_doubling,ring --sizes 64K --patterns no_delay,last_delayed \
+        --skew-factor 1.5 --reps 2 -o "$o" >/dev/null || return 1
+    awk -F, 'NR > 1 && $8 == "no_delay" { s += $14; n++ }
+             NR > 1 && $8 == "last_delayed" { k = $11; f = $10 }
+             END { want = 1.5 * s / n; print "skew", k, "want", want, "factor", f
+                   exit (f != 1.5 || k - want > 1e-15 * want || want - k > 1e-15 * want) }' "$o/results.csv"
+}
+check "sim skew-factor derives 1.5 x mean no-delay d^" skew_factor
+
+# Fidelity seed: pact's algorithms against SimGrid's own on generic32x32, 64 ranks, no compute cost.
+fidelity() {
+    bash scripts/fidelity.sh "$TMP/fid" | tee "$TMP/fid.txt" || return 1
+    # recursive_doubling follows the same Open MPI/MPICH scheme as SMPI's rdb: within 3% at every size.
+    awk '$1 == "recursive_doubling" { n++; if ($6 > 3 || $6 < -3) bad++ }
+         END { exit (n != 3 || bad > 0) }' "$TMP/fid.txt" || return 1
+    # ring follows Open MPI's (Irecv ahead, blocking send): at 64K and 1M its time is the pipelined ring's,
+    # reduce-scatter at the mean hop time and allgather at the slowest hop (see scripts/fidelity.sh).
+    awk '$1 == "ring" && $3 >= 65536 { n++; if ($7 > 0.1 || $7 < -0.1) bad++ }
+         END { exit (n != 2 || bad > 0) }' "$TMP/fid.txt"
+}
+check "fidelity vs SimGrid built-ins (scripts/fidelity.sh)" fidelity
+
+# The command line.
+list_algorithms() {
+    $PACT list algorithms --format csv | tee "$TMP/algs.csv"
+    grep -q '^allreduce,recursive_doubling,3,' "$TMP/algs.csv" && grep -q '^allreduce,ring,4,' "$TMP/algs.csv" &&
+        $PACT list algorithms | grep -q ring
+}
+check "pact list algorithms (table and csv)" list_algorithms
+
+pattern_gen() {
+    [ "$($PACT pattern gen --shape last_delayed -p 8 --skew 1 | tr '\n' ' ')" = "0 0 0 0 0 0 0 1 " ]
+}
+check "pact pattern gen last_delayed" pattern_gen
+
+# bad_input NAME ARGS...: exit status 2, one line on stderr naming the problem, no output folder.
+bad_input() {
+    local want=$1; shift
+    local o="$TMP/bad-$RANDOM"
+    $PACT sim "$@" -o "$o" >"$TMP/bad.out" 2>"$TMP/bad.err"
+    local st=$?
+    cat "$TMP/bad.err"
+    [ $st -eq 2 ] && [ "$(wc -l <"$TMP/bad.err")" -eq 1 ] && grep -q -- "$want" "$TMP/bad.err" && [ ! -e "$o" ] &&
+        ! ls "$TMP" | grep -q "bad-.*partial"
+}
+check "bad input: unknown algorithm" bad_input "no_such_alg" --nodes 1 --ppn 4 --algs ring,no_such_alg
+check "bad input: unknown collective" bad_input "allgatherv" --nodes 1 --ppn 4 --coll allgatherv
+check "bad input: malformed size" bad_input "12Q" --nodes 1 --ppn 4 --sizes 8,12Q
+check "bad input: --nodes 0" bad_input "nodes 0" --nodes 0 --ppn 4
+check "bad input: more nodes than the platform" bad_input "nodes 33" --nodes 33 --ppn 4
+check "bad input: more ranks per node than cores" bad_input "ppn 33" --nodes 1 --ppn 33
+check "bad input: unknown pattern" bad_input "sideways" --nodes 1 --ppn 4 --patterns no_delay,sideways
+check "bad input: size not a whole number of doubles" bad_input "whole number" --nodes 1 --ppn 4 --sizes 12
+
+# A run that fails inside smpirun exits 1 and leaves no folder behind.
+failed_run() {
+    local o="$TMP/failed"
+    PACT_BENCH_SMPI=/bin/false $PACT sim --nodes 1 --ppn 4 --sizes 8 --patterns no_delay -o "$o"
+    local st=$?
+    [ $st -eq 1 ] && [ ! -e "$o" ] && ! ls "$TMP" | grep -q "failed.partial"
+}
+check "failed run: exit 1, no output" failed_run

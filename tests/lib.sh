@@ -1,0 +1,30 @@
+# tests/lib.sh - a tiny harness: `check NAME CMD...` runs CMD, records pass or fail, shows the output of
+# failures; `finish` prints "N passed, N failed" and sets the exit status.
+PASSED=0
+FAILED=0
+FAILED_NAMES=()
+TEST_LOG_DIR=${TEST_LOG_DIR:-$(mktemp -d /tmp/pact-tests-XXXXXX)}
+
+check() {
+    local name=$1; shift
+    local log="$TEST_LOG_DIR/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+    local t0=$SECONDS
+    if "$@" >"$log" 2>&1; then
+        PASSED=$((PASSED + 1))
+        printf 'PASS %-60s %4ss\n' "$name" "$((SECONDS - t0))"
+    else
+        FAILED=$((FAILED + 1))
+        FAILED_NAMES+=("$name")
+        printf 'FAIL %-60s %4ss\n' "$name" "$((SECONDS - t0))"
+        tail -n 30 "$log" | sed 's/^/    | /'
+    fi
+}
+
+finish() {
+    echo
+    if [ "$FAILED" -gt 0 ]; then
+        printf 'failed: %s\n' "${FAILED_NAMES[@]}"
+    fi
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" -eq 0 ]
+}
