@@ -17,13 +17,14 @@ ifneq ($(filter true 1,$(CI) $(WERROR)),)
 WARN += -Werror
 endif
 BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) $(SAN) -MMD -MP
-INC := -Isim -Isim/run -Ipatterns -Iplatforms -Imodels -Ituner -Icli
+INC := -Isim -Isim/coll -Isim/run -Ipatterns -Iplatforms -Imodels -Ituner -Icli
 # Recursive (=): expanded when a recipe runs, after `deps` has installed the packages.
 HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.1)
 HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm
 
 # Schedule IR, registry and builders: plain C, compiled into host tools and rank binaries alike.
-SCHED_SRC := sim/sched.c sim/registry.c sim/sizes.c $(sort $(wildcard sim/coll/*/*.c))
+SCHED_SRC := sim/sched.c sim/registry.c sim/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))
+RANK_DEPS = $(RANK_SRC) $(wildcard sim/*.h sim/coll/*.h sim/coll/*/*.inc)
 RANK_SRC := sim/bench.c sim/exec.c $(SCHED_SRC)
 HOST_SRC := $(SCHED_SRC) sim/dryrun.c sim/host.c $(wildcard patterns/*.c) $(wildcard platforms/*.c) \
             $(wildcard sim/run/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c) \
@@ -55,15 +56,15 @@ $(BIN)/pact: $(BUILD)/host/cli/pact.o $(BUILD)/libpact-host.a
 	$(CC) $(OPT) $(SAN) -o $@ $^ $(HOST_LIBS)
 
 # One bench source, three builds: SMPI (simulation), Open MPI and MPICH (real machines).
-$(BIN)/pact-bench-smpi: $(RANK_SRC) $(wildcard sim/*.h) | deps
+$(BIN)/pact-bench-smpi: $(RANK_DEPS) | deps
 	@mkdir -p $(@D)
 	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -DPACT_SMPI -Isim -o $@ $(RANK_SRC) -lm
 
-$(BIN)/pact-bench-mpi: $(RANK_SRC) $(wildcard sim/*.h) | deps
+$(BIN)/pact-bench-mpi: $(RANK_DEPS) | deps
 	@mkdir -p $(@D)
 	$(MPICC) $(BASE_CFLAGS) -Isim -o $@ $(RANK_SRC) -lm
 
-$(BIN)/pact-bench-mpich: $(RANK_SRC) $(wildcard sim/*.h) | deps
+$(BIN)/pact-bench-mpich: $(RANK_DEPS) | deps
 	@mkdir -p $(@D)
 	$(MPICC_MPICH) $(BASE_CFLAGS) -Isim -o $@ $(RANK_SRC) -lm
 

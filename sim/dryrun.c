@@ -153,7 +153,7 @@ int pact_dryrun(const pact_sched *const *scheds, int P, void *(*bufs)[PACT_NBUF]
                 } else if (o->kind == PACT_OP_REDUCE) {
                     op((char *)bufs[p][o->src.buf] + o->src.off * es,
                        (char *)bufs[p][o->dst.buf] + o->dst.off * es, o->src.count);
-                } else {
+                } else if (o->kind == PACT_OP_COPY && o->src.count > 0) {
                     char *d = (char *)bufs[p][o->dst.buf] + o->dst.off * es;
                     char *x = (char *)bufs[p][o->src.buf] + o->src.off * es;
                     if (d != x)

@@ -119,6 +119,9 @@ int pact_exec(const pact_sched *s, pact_exec_ctx *x)
                 pact_charge(x->gamma * (double)(o->src.count * s->elem_size));
                 local = 1;
                 break;
+            case PACT_OP_NOP:
+                local = 1;
+                break;
             case PACT_OP_COPY: {
                 char *d = at(x, s, o->dst), *src = at(x, s, o->src);
                 if (!x->no_compute && d != src && o->src.count > 0)

@@ -43,7 +43,9 @@ int pact_coll_rooted(pact_coll c);
  * RECV for MPI_IN_PLACE), RECV the user's receive buffer, TMP0/TMP1 scratch the builder sizes. */
 enum { PACT_BUF_SEND, PACT_BUF_RECV, PACT_BUF_TMP0, PACT_BUF_TMP1, PACT_NBUF };
 
-typedef enum { PACT_OP_SEND, PACT_OP_RECV, PACT_OP_REDUCE, PACT_OP_COPY } pact_op_kind;
+/* NOP does nothing; pact_fence() uses it to join everything emitted so far, so that a composition (reduce
+ * then bcast, a hierarchical phase after another) starts its next part after the previous one. */
+typedef enum { PACT_OP_SEND, PACT_OP_RECV, PACT_OP_REDUCE, PACT_OP_COPY, PACT_OP_NOP } pact_op_kind;
 
 /* A run of `count` elements starting at element `off` of buffer `buf`. */
 typedef struct {
@@ -76,7 +78,8 @@ typedef struct {
     size_t nops, cap_ops;
     uint32_t *deps;
     size_t ndeps, cap_deps;
-    int err; /* sticky: the first error of a builder call */
+    int err;   /* sticky: the first error of a builder call */
+    int fence; /* the NOP of the last pact_fence(), which every later operation depends on; -1: none */
 } pact_sched;
 
 void pact_sched_init(pact_sched *s);
@@ -99,6 +102,9 @@ int pact_reduce(pact_sched *s, pact_slice dst, pact_slice src);
 int pact_copy(pact_sched *s, pact_slice dst, pact_slice src);
 void pact_after(pact_sched *s, int dep);
 void pact_set_tag(pact_sched *s, int tag);
+/* Appends a NOP that depends on every operation emitted so far that nothing depends on yet; every operation
+ * appended afterwards depends on it.  Use it between the parts of a composition. */
+int pact_fence(pact_sched *s);
 /* Scratch buffer `buf` (PACT_BUF_TMP0/1) must hold at least `count` elements. */
 void pact_need(pact_sched *s, uint32_t buf, size_t count);
 
@@ -124,6 +130,7 @@ static inline size_t pact_op_bytes(const pact_sched *s, const pact_op *o)
 #define PACT_R_POF2 (1u << 0)        /* P must be a power of two */
 #define PACT_R_COMMUTATIVE (1u << 1) /* the operation must be commutative */
 #define PACT_R_COUNT_GE_P (1u << 2)  /* count >= P */
+#define PACT_R_NOT_INPLACE (1u << 3) /* no MPI_IN_PLACE (Open MPI runs a dedicated algorithm then) */
 
 #define PACT_MAX_PARAMS 4
 
@@ -194,8 +201,38 @@ static inline int pact_pof2_floor(int n)
  * Returns PACT_OK or PACT_ERR_ARG. */
 int pact_parse_size(const char *s, uint64_t *out);
 
-/* Builders, one per file under sim/coll/<collective>/. */
+/* Builders, one per file under sim/coll/<collective>/<algorithm>.c, registered in that folder's algs.inc.
+ * A builder appends to `s` (never resets it), so one builder may call another for a composition. */
+int pact_allreduce_basic_linear_build(pact_sched *s, const pact_build_args *a);
+int pact_allreduce_nonoverlapping_build(pact_sched *s, const pact_build_args *a);
 int pact_allreduce_recursive_doubling_build(pact_sched *s, const pact_build_args *a);
 int pact_allreduce_ring_build(pact_sched *s, const pact_build_args *a);
+int pact_allreduce_segmented_ring_build(pact_sched *s, const pact_build_args *a);
+int pact_allreduce_rabenseifner_build(pact_sched *s, const pact_build_args *a);
+int pact_reduce_linear_build(pact_sched *s, const pact_build_args *a);
+int pact_reduce_chain_build(pact_sched *s, const pact_build_args *a);
+int pact_reduce_pipeline_build(pact_sched *s, const pact_build_args *a);
+int pact_reduce_binary_build(pact_sched *s, const pact_build_args *a);
+int pact_reduce_binomial_build(pact_sched *s, const pact_build_args *a);
+int pact_reduce_in_order_binary_build(pact_sched *s, const pact_build_args *a);
+int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_basic_linear_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_chain_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_pipeline_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_binary_tree_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_binomial_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_knomial_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args *a);
+int pact_alltoall_linear_build(pact_sched *s, const pact_build_args *a);
+int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a);
+int pact_alltoall_modified_bruck_build(pact_sched *s, const pact_build_args *a);
+int pact_alltoall_linear_sync_build(pact_sched *s, const pact_build_args *a);
+int pact_allgather_linear_build(pact_sched *s, const pact_build_args *a);
+int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a);
+int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args *a);
+int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a);
+int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a);
 
 #endif

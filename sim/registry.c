@@ -23,30 +23,14 @@ int pact_coll_rooted(pact_coll c)
     return c == PACT_COLL_REDUCE || c == PACT_COLL_BCAST;
 }
 
-/* Open MPI ids are those of coll_tuned in 4.1 and 5.0 (coll_tuned_allreduce_decision.c and friends). */
+/* One table; each collective's entries live beside its builders (sim/coll/<collective>/algs.inc).  Open MPI
+ * ids are those of coll_tuned in 4.1 and 5.0 (coll_tuned_<collective>_decision.c), written only here. */
 static const pact_alg algs[] = {
-    {
-        .coll = PACT_COLL_ALLREDUCE,
-        .name = "recursive_doubling",
-        .build = pact_allreduce_recursive_doubling_build,
-        .restrictions = 0,
-        .ompi_id = 3,
-        .mpich = "recursive_doubling",
-        .smpi = "rdb",
-        .source = "Open MPI ompi_coll_base_allreduce_intra_recursivedoubling (coll_base_allreduce.c)",
-        .cost = "ceil(log2 P)*(alpha + beta*m + gamma*m) [+ 2*(alpha + beta*m) + gamma*m if P not pof2]",
-    },
-    {
-        .coll = PACT_COLL_ALLREDUCE,
-        .name = "ring",
-        .build = pact_allreduce_ring_build,
-        .restrictions = PACT_R_COMMUTATIVE,
-        .ompi_id = 4,
-        .mpich = "ring",
-        .smpi = "lr",
-        .source = "Open MPI ompi_coll_base_allreduce_intra_ring (coll_base_allreduce.c)",
-        .cost = "2*(P-1)*(alpha + beta*m/P) + (P-1)*gamma*m/P",
-    },
+#include "coll/allreduce/algs.inc"
+#include "coll/reduce/algs.inc"
+#include "coll/bcast/algs.inc"
+#include "coll/alltoall/algs.inc"
+#include "coll/allgather/algs.inc"
 };
 
 size_t pact_alg_count(void)
@@ -82,6 +66,8 @@ int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char 
         reason = "needs a commutative operation";
     else if ((a->restrictions & PACT_R_COUNT_GE_P) && args->count < (size_t)args->size)
         reason = "needs count >= number of processes";
+    else if ((a->restrictions & PACT_R_NOT_INPLACE) && args->inplace)
+        reason = "not in place (Open MPI runs a dedicated in-place algorithm)";
     if (why)
         *why = reason;
     return reason ? PACT_ERR_RESTRICTED : PACT_OK;
@@ -126,7 +112,9 @@ int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s)
     s->inplace = args->inplace;
     pact_coll_buf_counts(a->coll, args->rank, args->size, args->root, args->count,
                          &s->buf_count[PACT_BUF_SEND], &s->buf_count[PACT_BUF_RECV]);
-    if (args->inplace)
+    /* In place, SEND aliases the caller's input inside RECV: all of it (allreduce, alltoall, reduce at the
+     * root) or this rank's block (allgather); the executor places the alias. */
+    if (args->inplace && a->coll != PACT_COLL_ALLGATHER)
         s->buf_count[PACT_BUF_SEND] = s->buf_count[PACT_BUF_RECV];
     rc = a->build(s, args);
     if (rc == PACT_OK)

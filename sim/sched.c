@@ -8,6 +8,7 @@
 void pact_sched_init(pact_sched *s)
 {
     memset(s, 0, sizeof(*s));
+    s->fence = -1;
 }
 
 void pact_sched_reset(pact_sched *s, int rank, int size, size_t elem_size)
@@ -20,6 +21,7 @@ void pact_sched_reset(pact_sched *s, int rank, int size, size_t elem_size)
     s->nops = 0;
     s->ndeps = 0;
     s->err = PACT_OK;
+    s->fence = -1;
 }
 
 void pact_sched_free(pact_sched *s)
@@ -44,6 +46,8 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return PACT_OK;
 }
 
+static const pact_slice no_slice = {0, 0, 0};
+
 static int append(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pact_slice src)
 {
     if (s->err != PACT_OK)
@@ -60,10 +64,10 @@ static int append(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pa
     o->dst = dst;
     o->dep_first = (uint32_t)s->ndeps;
     o->ndeps = 0;
-    return (int)s->nops++;
+    int idx = (int)s->nops++;
+    pact_after(s, s->fence);
+    return idx;
 }
-
-static const pact_slice no_slice = {0, 0, 0};
 
 int pact_send(pact_sched *s, int peer, pact_slice src)
 {
@@ -101,6 +105,29 @@ void pact_after(pact_sched *s, int dep)
     s->ops[s->nops - 1].ndeps++;
 }
 
+int pact_fence(pact_sched *s)
+{
+    if (s->err != PACT_OK)
+        return -1;
+    /* Sinks: operations since the last fence that no later operation depends on. */
+    size_t from = s->fence >= 0 ? (size_t)s->fence + 1 : 0, n = s->nops;
+    char *used = calloc(n + 1, 1);
+    if (!used) {
+        s->err = PACT_ERR_NOMEM;
+        return -1;
+    }
+    for (size_t i = from; i < n; i++)
+        for (uint32_t d = 0; d < s->ops[i].ndeps; d++)
+            used[pact_op_deps(s, i)[d]] = 1;
+    int nop = append(s, PACT_OP_NOP, -1, no_slice, no_slice);
+    for (size_t i = from; i < n; i++)
+        if (!used[i])
+            pact_after(s, (int)i);
+    free(used);
+    s->fence = nop;
+    return nop;
+}
+
 void pact_set_tag(pact_sched *s, int tag)
 {
     if (s->err == PACT_OK && s->nops > 0)
@@ -120,7 +147,7 @@ static int slice_ok(const pact_sched *s, pact_slice x)
 
 int pact_sched_validate(const pact_sched *s, char *why, size_t whylen)
 {
-    static const char *kinds[] = {"send", "recv", "reduce", "copy"};
+    static const char *kinds[] = {"send", "recv", "reduce", "copy", "nop"};
     char dummy[8];
     if (!why) {
         why = dummy;
@@ -133,7 +160,8 @@ int pact_sched_validate(const pact_sched *s, char *why, size_t whylen)
     for (size_t i = 0; i < s->nops; i++) {
         const pact_op *o = &s->ops[i];
         const char *k = kinds[o->kind];
-        int reads = o->kind != PACT_OP_RECV, writes = o->kind != PACT_OP_SEND;
+        int reads = o->kind != PACT_OP_RECV && o->kind != PACT_OP_NOP;
+        int writes = o->kind != PACT_OP_SEND && o->kind != PACT_OP_NOP;
         if ((o->kind == PACT_OP_SEND || o->kind == PACT_OP_RECV) &&
             (o->peer < 0 || o->peer >= s->size || o->peer == s->rank)) {
             snprintf(why, whylen, "rank %d op %zu (%s): bad peer %d", s->rank, i, k, o->peer);

@@ -16,27 +16,12 @@
  *   step 2   s2 r1   s3 r2   s0 r3   s1 r0    -> rank r holds block r+1 fully reduced
  *   then P-1 allgather steps pass the finished blocks on around the ring.
  */
-#include "pact_sim.h"
-
-/* Element offset and length of block b of n elements split over p blocks, the larger ones first. */
-static void block(size_t n, int p, int b, size_t *off, size_t *len)
-{
-    size_t early = (n + (size_t)p - 1) / (size_t)p, late = n / (size_t)p, split = n % (size_t)p;
-    if (split == 0)
-        early = late;
-    if ((size_t)b < split) {
-        *off = (size_t)b * early;
-        *len = early;
-    } else {
-        *off = (size_t)b * late + split;
-        *len = late;
-    }
-}
+#include "../common.h"
 
 static pact_slice rblock(size_t n, int p, int b)
 {
     size_t off, len;
-    block(n, p, b, &off, &len);
+    pact_block(n, p, b, &off, &len);
     return pact_sl(PACT_BUF_RECV, off, len);
 }
 

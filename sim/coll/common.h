@@ -1,0 +1,31 @@
+/* common.h - small helpers shared by the schedule builders. */
+#ifndef PACT_COLL_COMMON_H
+#define PACT_COLL_COMMON_H
+
+#include "pact_sim.h"
+
+/* Block b of n elements split into p blocks, the first n mod p holding one element more (Open MPI's
+ * COLL_BASE_COMPUTE_BLOCKCOUNT split, used by ring and Rabenseifner-style algorithms). */
+static inline void pact_block(size_t n, int p, int b, size_t *off, size_t *len)
+{
+    size_t late = n / (size_t)p, split = n % (size_t)p;
+    size_t early = split ? late + 1 : late;
+    if ((size_t)b < split) {
+        *off = (size_t)b * early;
+        *len = early;
+    } else {
+        *off = (size_t)b * late + split;
+        *len = late;
+    }
+}
+
+/* Elements per segment for a segment size in bytes (Open MPI's COLL_BASE_COMPUTED_SEGCOUNT): 0 or a size
+ * not below the message means one segment of `count`. */
+static inline size_t pact_seg_count(long segsize, size_t elem_size, size_t count)
+{
+    if (segsize <= 0 || elem_size == 0 || (size_t)segsize >= count * elem_size || (size_t)segsize < elem_size)
+        return count;
+    return (size_t)segsize / elem_size;
+}
+
+#endif
