@@ -99,8 +99,9 @@ run: all
 
 bench: bench-fidelity
 
+# pact against SimGrid's built-ins, every pair of the registry, 64 and 256 ranks (minutes; see the script).
 bench-fidelity: all
-	bash scripts/fidelity.sh
+	bash scripts/fidelity.sh --procs "64 256" | tee results/fidelity-$(shell date +%Y%m%d-%H%M%S).txt
 
 install: all real
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -1,35 +1,69 @@
 #!/usr/bin/env bash
-# Fidelity seed: pact's allreduce algorithms against SimGrid 3.32's own implementations of the same
-# algorithms, simulated no-delay d^ side by side on generic32x32 with 64 ranks (2 nodes x 32), gamma 0
-# (SMPI's built-ins charge no compute under smpi/simulate-computation:no).
+# Fidelity: pact's algorithms against SimGrid 3.32's own implementations of the same algorithms (the `smpi`
+# column of `pact list algorithms`), simulated no-delay d^ side by side on generic32x32 (32 ranks per node,
+# block mapping), gamma 0 (SMPI's built-ins charge no compute under smpi/simulate-computation:no).
 #
-#   scripts/fidelity.sh [OUTDIR]
+#   scripts/fidelity.sh [--procs "64 256"] [--colls allreduce,bcast] [--sizes 8,1K,64K,1M] [-o DIR]
 #
-# Columns: pact algorithm, SMPI algorithm, bytes, pact d^, SMPI d^, (pact/SMPI - 1) in %, and for ring
-# (pact/analytic - 1) in %, the analytic time of Open MPI's ring on this platform: a reduce-scatter whose
-# eager sends let each step run at the mean hop time, then an allgather of sendrecvs paced by the
-# slowest (inter-node) hop; hop = latency + (m/P + 16)/bandwidth, 16 bytes being SMPI's envelope.
+# Prints one line per (collective, ranks, algorithm, size):
+#   coll procs pact smpi bytes pact_us smpi_us diff_% analytic_%
+# diff_% = (pact / SMPI - 1) x 100.  analytic_% (allreduce ring only) compares pact with the analytic time of
+# Open MPI's ring on this platform: a reduce-scatter whose eager sends let each step run at the mean hop time,
+# then an allgather of sendrecvs paced by the slowest (inter-node) hop; hop = latency + (m/P + 16)/bandwidth,
+# 16 bytes being SMPI's envelope.  See results/reference/fidelity.md for the differences and their causes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OUT=${1:-$(mktemp -d /tmp/pact-fidelity-XXXXXX)/run}
-build/bin/pact sim --platform generic32x32 --nodes 2 --ppn 32 --coll allreduce \
-    --algs recursive_doubling,ring,smpi:rdb,smpi:lr --sizes 8,64K,1M --patterns no_delay --reps 1 \
-    --gamma 0 -o "$OUT" >/dev/null 2>"$OUT.log" || { cat "$OUT.log" >&2; exit 1; }
-printf '%-20s %-6s %9s %14s %14s %9s %9s\n' pact smpi bytes pact_us smpi_us diff_% analytic_%
-awk -F, -v P=64 -v ppn=32 '
-    NR > 1 { t[$6 "," $7] = $14; sizes[$7] = 1 }
-    END {
-        pair["recursive_doubling"] = "smpi:rdb"; pair["ring"] = "smpi:lr"
-        for (a in pair) for (m in sizes) {
-            p = t[a "," m]; s = t[pair[a] "," m]
-            an = "-"
-            if (a == "ring" && m / 8 >= P) {
-                bw = 1.25e9; blk = m / P + 16
-                intra = 1e-6 + blk / bw; inter = 2e-6 + blk / bw
-                mean = ((P - 2) * intra + 2 * inter) / P
-                ring = (P - 1) * mean + (P - 1) * inter
-                an = sprintf("%.3f", (p / ring - 1) * 100)
-            }
-            printf "%-20s %-6s %9d %14.3f %14.3f %9.3f %9s\n", a, substr(pair[a], 6), m, p * 1e6, s * 1e6, (p / s - 1) * 100, an
-        }
-    }' "$OUT/results.csv" | sort -k1,1 -k3,3n
+PROCS="64"
+COLLS="allreduce,reduce,bcast,alltoall,allgather"
+SIZES="8,1K,64K,1M"
+OUT=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --procs) PROCS=$2; shift 2 ;;
+    --colls) COLLS=$2; shift 2 ;;
+    --sizes) SIZES=$2; shift 2 ;;
+    -o) OUT=$2; shift 2 ;;
+    *) echo "fidelity.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+OUT=${OUT:-$(mktemp -d /tmp/pact-fidelity-XXXXXX)}
+mkdir -p "$OUT"
+PACT=build/bin/pact
+
+printf '%-10s %5s %-24s %-22s %9s %14s %14s %9s %10s\n' coll procs pact smpi bytes pact_us smpi_us diff_% analytic_%
+for coll in ${COLLS//,/ }; do
+    # pairs: algorithm,smpi-name of this collective
+    pairs=$($PACT list algorithms --coll "$coll" --format csv | awk -F, 'NR > 1 && $5 != "" { print $2 "," $5 }')
+    [ -n "$pairs" ] || continue
+    algs=$(echo "$pairs" | awk -F, '{ a = a (a ? "," : "") $1 "," "smpi:" $2 } END { print a }' |
+        tr ',' '\n' | awk '!seen[$0]++' | paste -sd,)
+    for P in $PROCS; do
+        nodes=$(( (P + 31) / 32 )); ppn=$(( P < 32 ? P : 32 ))
+        dir="$OUT/$coll-$P"
+        t0=$SECONDS
+        if ! $PACT sim --platform generic32x32 --nodes $nodes --ppn $ppn --coll "$coll" --algs "$algs" \
+            --sizes "$SIZES" --patterns no_delay --reps 1 --gamma 0 -o "$dir" >/dev/null 2>"$dir.log"; then
+            cat "$dir.log" >&2
+            exit 1
+        fi
+        echo "$coll P=$P simulated in $((SECONDS - t0)) s" >&2
+        echo "$pairs" | awk -F, -v coll="$coll" -v P="$P" -v ppn="$ppn" '
+            FILENAME == "-" { pair[$1] = $2; next }
+            FNR > 1 { t[$6 "," $7] = $14; sizes[$7] = 1 }
+            END {
+                for (a in pair) for (m in sizes) {
+                    p = t[a "," m]; s = t["smpi:" pair[a] "," m]
+                    an = "-"
+                    if (coll == "allreduce" && a == "ring" && m / 8 >= P && P > ppn) {
+                        bw = 1.25e9; blk = m / P + 16; nodes = P / ppn
+                        intra = 1e-6 + blk / bw; inter = 2e-6 + blk / bw
+                        mean = ((P - nodes) * intra + nodes * inter) / P
+                        ring = (P - 1) * mean + (P - 1) * inter
+                        an = sprintf("%.3f", (p / ring - 1) * 100)
+                    }
+                    d = (p == "" || s == "" || s == 0) ? "-" : sprintf("%.3f", (p / s - 1) * 100)
+                    printf "%-10s %5d %-24s %-22s %9d %14.3f %14.3f %9s %10s\n", coll, P, a, pair[a], m, p * 1e6, s * 1e6, d, an
+                }
+            }' - "$dir/results.csv" | sort -k1,1 -k3,3 -k5,5n
+    done
+done

@@ -33,29 +33,54 @@
 
 #define MAX_TRIES 8
 
+typedef enum { DT_INT, DT_FLOAT, DT_DOUBLE, DT_PAIR } dt_kind;
+
 typedef struct {
-    char name[64];
-    MPI_Datatype type;
+    char name[16];
+    dt_kind kind;
+    MPI_Datatype type; /* DT_PAIR's is made at start-up */
     size_t size;
 } dtype_desc;
 
-static const dtype_desc dtypes[] = {
-    {"int", MPI_INT, sizeof(int)},
-    {"float", MPI_FLOAT, sizeof(float)},
-    {"double", MPI_DOUBLE, sizeof(double)},
+/* "pair" is two unsigned ints (a, b) standing for the map x -> a*x + b; "compose" chains such maps in rank
+ * order.  Associative, not commutative, exact in unsigned arithmetic: any reordering of operands shows. */
+static dtype_desc dtypes[] = {
+    {"int", DT_INT, MPI_INT, sizeof(int)},
+    {"float", DT_FLOAT, MPI_FLOAT, sizeof(float)},
+    {"double", DT_DOUBLE, MPI_DOUBLE, sizeof(double)},
+    {"pair", DT_PAIR, MPI_DATATYPE_NULL, 2 * sizeof(unsigned)},
 };
 
 typedef struct {
     char name[16];
-    MPI_Op op;
+    MPI_Op op; /* "compose"'s is made at start-up */
     int commutative;
 } op_desc;
 
-static const op_desc ops[] = {
+static op_desc ops[] = {
     {"sum", MPI_SUM, 1},
     {"max", MPI_MAX, 1},
     {"min", MPI_MIN, 1},
+    {"compose", MPI_OP_NULL, 0},
 };
+
+static void compose_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const unsigned *x = in;
+    unsigned *y = inout;
+    (void)dt;
+    for (int i = 0; i < *len; i++) { /* first x, then y: a2*(a1*v + b1) + b2 */
+        unsigned a1 = x[2 * i], b1 = x[2 * i + 1], a2 = y[2 * i], b2 = y[2 * i + 1];
+        y[2 * i] = a1 * a2;
+        y[2 * i + 1] = b1 * a2 + b2;
+    }
+}
+
+/* Only pairs compose, and pairs do nothing else. */
+static int dt_op_ok(const dtype_desc *dt, const op_desc *op)
+{
+    return (dt->kind == DT_PAIR) == (op->op == ops[3].op);
+}
 
 /* One cell: a collective call measured `reps` times under one arrival pattern. */
 typedef struct {
@@ -155,36 +180,58 @@ out:
 
 /* ---- data ------------------------------------------------------------------------------------------ */
 
-static double seed_value(int rank, size_t i)
+static long seed_value(int rank, size_t i)
 {
-    return (double)((long)(((size_t)rank * 37 + i * 11) % 199) - 99);
+    return (long)(((size_t)rank * 37 + i * 11) % 199) - 99;
+}
+
+/* Element i of the input of rank `rank`. */
+static void put(void *buf, size_t i, const dtype_desc *dt, int rank, size_t gi)
+{
+    long v = seed_value(rank, gi);
+    switch (dt->kind) {
+    case DT_INT:
+        ((int *)buf)[i] = (int)v;
+        break;
+    case DT_FLOAT:
+        ((float *)buf)[i] = (float)(v / 7.0);
+        break;
+    case DT_DOUBLE:
+        ((double *)buf)[i] = v / 7.0;
+        break;
+    case DT_PAIR:
+        ((unsigned *)buf)[2 * i] = 2u * (unsigned)(v + 99) + 1u;
+        ((unsigned *)buf)[2 * i + 1] = (unsigned)rank * 7u + (unsigned)gi;
+        break;
+    }
 }
 
 static void fill(void *buf, const dtype_desc *dt, int rank, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        double v = seed_value(rank, i);
-        if (dt->type == MPI_INT)
-            ((int *)buf)[i] = (int)v;
-        else if (dt->type == MPI_FLOAT)
-            ((float *)buf)[i] = (float)(v / 7.0);
-        else
-            ((double *)buf)[i] = v / 7.0;
-    }
+    for (size_t i = 0; i < n; i++)
+        put(buf, i, dt, rank, i);
 }
 
 /* Number of elements that differ beyond rounding; sums of P values below 100/7 in magnitude. */
 static size_t compare(const void *got, const void *want, const dtype_desc *dt, size_t n, int P)
 {
     size_t bad = 0;
-    double tol = dt->type == MPI_FLOAT ? 1e-5 * 15.0 * P : 1e-12 * 15.0 * P;
+    double tol = dt->kind == DT_FLOAT ? 1e-5 * 15.0 * P : 1e-12 * 15.0 * P;
     for (size_t i = 0; i < n; i++) {
-        if (dt->type == MPI_INT)
+        switch (dt->kind) {
+        case DT_INT:
             bad += ((const int *)got)[i] != ((const int *)want)[i];
-        else if (dt->type == MPI_FLOAT)
+            break;
+        case DT_FLOAT:
             bad += !(fabs((double)((const float *)got)[i] - (double)((const float *)want)[i]) <= tol);
-        else
+            break;
+        case DT_DOUBLE:
             bad += !(fabs(((const double *)got)[i] - ((const double *)want)[i]) <= tol);
+            break;
+        case DT_PAIR:
+            bad += memcmp((const char *)got + i * dt->size, (const char *)want + i * dt->size, dt->size) != 0;
+            break;
+        }
     }
     return bad;
 }
@@ -201,11 +248,26 @@ typedef struct {
 
 static int library_call(const cell_t *c, call_t *k, MPI_Comm comm)
 {
-    int rc = PACT_OK;
+    int rc = PACT_OK, n = (int)c->count, rank;
+    MPI_Datatype t = c->dt->type;
     void *sb = k->inplace ? MPI_IN_PLACE : k->send;
+    MPI_Comm_rank(comm, &rank);
     switch (c->coll) {
     case PACT_COLL_ALLREDUCE:
-        PACT_MPI_CHECK(MPI_Allreduce(sb, k->recv, (int)c->count, c->dt->type, c->op->op, comm));
+        PACT_MPI_CHECK(MPI_Allreduce(sb, k->recv, n, t, c->op->op, comm));
+        break;
+    case PACT_COLL_REDUCE:
+        PACT_MPI_CHECK(MPI_Reduce(k->inplace && rank == c->root ? MPI_IN_PLACE : k->send, k->recv, n, t, c->op->op,
+                                  c->root, comm));
+        break;
+    case PACT_COLL_BCAST:
+        PACT_MPI_CHECK(MPI_Bcast(k->recv, n, t, c->root, comm));
+        break;
+    case PACT_COLL_ALLTOALL:
+        PACT_MPI_CHECK(MPI_Alltoall(sb, n, t, k->recv, n, t, comm));
+        break;
+    case PACT_COLL_ALLGATHER:
+        PACT_MPI_CHECK(MPI_Allgather(sb, n, t, k->recv, n, t, comm));
         break;
     default:
         rc = PACT_ERR_ARG;
@@ -255,12 +317,21 @@ static void call_free(const bench_t *b, call_t *k)
     memset(k, 0, sizeof(*k));
 }
 
-/* Builds the schedule and allocates buffers for a cell.  PACT_ERR_RESTRICTED leaves `why` set. */
+/* Whether this rank passes MPI_IN_PLACE: reduce's non-roots never do; bcast has nothing to pass. */
+static int rank_inplace(const cell_t *c, int rank, int inplace)
+{
+    if (c->coll == PACT_COLL_BCAST || (c->coll == PACT_COLL_REDUCE && rank != c->root))
+        return 0;
+    return inplace;
+}
+
+/* Builds the schedule and allocates buffers for a cell.  PACT_ERR_RESTRICTED leaves `why` set; the
+ * restriction is agreed over all ranks, since reduce's root alone may be in place. */
 static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, const char **why)
 {
     memset(k, 0, sizeof(*k));
     pact_sched_init(&k->sched);
-    k->inplace = inplace;
+    k->inplace = rank_inplace(c, b->rank, inplace);
     *why = NULL;
     size_t ns, nr, es = c->dt->size;
     pact_coll_buf_counts(c->coll, b->rank, b->size, c->root, c->count, &ns, &nr);
@@ -277,12 +348,17 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
                              .count = c->count,
                              .elem_size = es,
                              .commutative = c->op->commutative,
-                             .inplace = inplace};
+                             .inplace = k->inplace};
         pact_args_defaults(k->alg, &a);
-        int rc = pact_alg_applies(k->alg, &a, why);
-        if (rc != PACT_OK)
-            return rc;
-        rc = pact_build(k->alg, &a, &k->sched);
+        const char *mine = NULL;
+        int restricted = pact_alg_applies(k->alg, &a, &mine) == PACT_ERR_RESTRICTED, any = 0;
+        MPI_Allreduce(&restricted, &any, 1, MPI_INT, MPI_MAX, b->comm);
+        if (any) {
+            static const char elsewhere[] = "restricted on another rank";
+            *why = mine ? mine : elsewhere;
+            return PACT_ERR_RESTRICTED;
+        }
+        int rc = pact_build(k->alg, &a, &k->sched);
         if (rc != PACT_OK) {
             *why = "schedule builder failed";
             return rc;
@@ -298,7 +374,10 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
     k->x.tag = 100;
     k->x.gamma = c->gamma;
     k->x.no_compute = b->timing_only;
-    k->x.buf[PACT_BUF_SEND] = inplace ? k->recv : k->send;
+    k->x.buf[PACT_BUF_SEND] = k->send;
+    if (k->inplace) /* the input sits in RECV: all of it, or this rank's block for allgather */
+        k->x.buf[PACT_BUF_SEND] =
+            (char *)k->recv + (c->coll == PACT_COLL_ALLGATHER ? (size_t)b->rank * c->count * es : 0);
     k->x.buf[PACT_BUF_RECV] = k->recv;
     for (int i = PACT_BUF_TMP0; i < PACT_NBUF; i++)
         if (k->sched.buf_count[i] > 0 && !(k->x.buf[i] = balloc(b, k->sched.buf_count[i] * es)))
@@ -306,8 +385,42 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
     return PACT_OK;
 }
 
-/* Runs the cell once on seeded data and compares with the library's collective.  *bad: elements wrong,
- * summed over ranks. */
+/* Puts this rank's seeded input where the call reads it: SEND, or RECV (in place, bcast's root).  Bcast's
+ * non-roots start from a receive buffer of zeros. */
+static void stage_input(const bench_t *b, const cell_t *c, void *send, void *recv, int inplace)
+{
+    size_t ns, nr, es = c->dt->size;
+    pact_coll_buf_counts(c->coll, b->rank, b->size, c->root, c->count, &ns, &nr);
+    memset(recv, 0, nr * es);
+    if (c->coll == PACT_COLL_BCAST) {
+        if (b->rank == c->root)
+            fill(recv, c->dt, b->rank, nr);
+    } else if (!inplace) {
+        fill(send, c->dt, b->rank, ns);
+    } else if (c->coll == PACT_COLL_ALLGATHER) {
+        fill((char *)recv + (size_t)b->rank * c->count * es, c->dt, b->rank, c->count);
+    } else {
+        fill(recv, c->dt, b->rank, ns);
+    }
+}
+
+/* What a non-commutative reduction must give: every rank's element folded in rank order. */
+static void expected_fold(const cell_t *c, int P, void *want, size_t n)
+{
+    unsigned x[2];
+    for (size_t i = 0; i < n; i++) {
+        put(want, i, c->dt, 0, i);
+        for (int r = 1; r < P; r++) {
+            int one = 1;
+            put(x, 0, c->dt, r, i);
+            compose_fn((char *)want + i * c->dt->size, x, &one, NULL);
+            memcpy((char *)want + i * c->dt->size, x, c->dt->size);
+        }
+    }
+}
+
+/* Runs the cell once on seeded data and compares with the library's collective (for the non-commutative
+ * "compose", with the rank-order fold computed here).  *bad: elements wrong, summed over ranks. */
 static int check_call(const bench_t *b, const cell_t *c, call_t *k, size_t *bad)
 {
     int rc = PACT_OK;
@@ -319,15 +432,16 @@ static int check_call(const bench_t *b, const cell_t *c, call_t *k, size_t *bad)
         rc = PACT_ERR_NOMEM;
         goto out;
     }
-    fill(input, c->dt, b->rank, ns);
-    /* The reference: the library's own collective, never in place. */
-    call_t ref = {.send = input, .recv = want, .inplace = 0};
-    if ((rc = library_call(c, &ref, b->comm)) != PACT_OK)
-        goto out;
-    if (k->inplace)
-        memcpy(k->recv, input, ns * es);
-    else
-        memcpy(k->send, input, ns * es);
+    if (c->op->commutative || c->coll == PACT_COLL_BCAST || c->coll == PACT_COLL_ALLTOALL ||
+        c->coll == PACT_COLL_ALLGATHER) {
+        call_t ref = {.send = input, .recv = want, .inplace = 0};
+        stage_input(b, c, input, want, 0);
+        if ((rc = library_call(c, &ref, b->comm)) != PACT_OK)
+            goto out;
+    } else if (nr > 0) {
+        expected_fold(c, b->size, want, nr);
+    }
+    stage_input(b, c, k->send, k->recv, k->inplace);
     if ((rc = run_call(c, k, b->comm)) != PACT_OK)
         goto out;
     mine = (unsigned long)compare(k->recv, want, c->dt, nr, b->size);
@@ -596,67 +710,104 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-/* Every algorithm of the collective x counts x dtypes x ops x {out of place, in place}, each compared with
- * the library's collective.  Prints one line per failure and a total; PACT_ERR_CHECK when any failed. */
-static int run_matrix(bench_t *b, pact_coll coll, const char *algs, const char *counts, const char *dts,
-                      const char *opl, int gamma0)
+typedef struct {
+    const char *colls, *algs, *counts, *dtypes, *ops, *roots;
+    double max_bytes; /* skip cells whose receive buffer would be larger */
+} matrix_opts;
+
+/* Roots to try: a comma list of numbers and P-1, P/2; duplicates dropped. */
+static int parse_roots(const char *list, int P, int *out, int max)
 {
-    int rc = PACT_OK;
+    int n = 0;
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save)) {
+        int r = !strcmp(t, "P-1") ? P - 1 : !strcmp(t, "P/2") ? P / 2 : atoi(t);
+        if (r < 0 || r >= P)
+            continue;
+        int dup = 0;
+        for (int i = 0; i < n; i++)
+            dup |= out[i] == r;
+        if (!dup)
+            out[n++] = r;
+    }
+    return n;
+}
+
+/* One cell of the matrix: PACT_OK, or PACT_ERR_RESTRICTED (counted as skipped), or an error. */
+static int matrix_cell(bench_t *b, cell_t *c, int inplace, long *passed, long *failed, long *skipped)
+{
+    call_t k;
+    const char *why;
+    int rc = call_setup(b, c, &k, inplace, &why);
+    if (rc == PACT_ERR_RESTRICTED) {
+        (*skipped)++;
+        rc = PACT_OK;
+    } else if (rc == PACT_OK) {
+        size_t bad = 0;
+        if ((rc = check_call(b, c, &k, &bad)) == PACT_OK) {
+            if (bad) {
+                (*failed)++;
+                if (b->rank == 0)
+                    printf("WRONG %s %s P=%d count=%zu %s %s root=%d%s: %zu elements differ\n", pact_coll_name(c->coll),
+                           c->alg, b->size, c->count, c->dt->name, c->op->name, c->root, inplace ? " in-place" : "",
+                           bad);
+            } else {
+                (*passed)++;
+            }
+        }
+    }
+    call_free(b, &k);
+    return rc;
+}
+
+/* Every algorithm of the chosen collectives x counts x dtypes x ops x roots x {out of place, in place}, each
+ * compared with the library's collective.  One line per failure and a total; PACT_ERR_CHECK if any failed. */
+static int run_matrix(bench_t *b, const matrix_opts *m)
+{
+    int rc = PACT_OK, roots[8], nroots = parse_roots(m->roots, b->size, roots, 8);
     size_t cnt[32];
-    long passed = 0, failed = 0, skipped = 0;
-    int nc = parse_counts(counts, b->size, cnt, 32);
-    (void)gamma0;
+    long passed = 0, failed = 0, skipped = 0, big = 0;
+    int nc = parse_counts(m->counts, b->size, cnt, 32);
     if (nc < 0) {
         if (b->rank == 0)
-            fprintf(stderr, "pact-bench: --counts: malformed list '%s'\n", counts);
+            fprintf(stderr, "pact-bench: --counts: malformed list '%s'\n", m->counts);
         return PACT_ERR_ARG;
     }
     for (size_t ai = 0; ai < pact_alg_count(); ai++) {
         const pact_alg *a = pact_alg_at(ai);
-        if (a->coll != coll || !in_list(algs, a->name))
+        pact_coll coll = a->coll;
+        if (!in_list(m->colls, pact_coll_name(coll)) || !in_list(m->algs, a->name))
             continue;
+        int reduces = coll == PACT_COLL_ALLREDUCE || coll == PACT_COLL_REDUCE;
         for (int ci = 0; ci < nc; ci++)
             for (size_t di = 0; di < sizeof(dtypes) / sizeof(dtypes[0]); di++) {
-                if (!in_list(dts, dtypes[di].name))
+                if (!in_list(m->dtypes, dtypes[di].name))
                     continue;
+                size_t nbuf = cnt[ci] * dtypes[di].size * (coll >= PACT_COLL_ALLTOALL ? (size_t)b->size : 1);
                 for (size_t oi = 0; oi < sizeof(ops) / sizeof(ops[0]); oi++) {
-                    if (!in_list(opl, ops[oi].name))
+                    /* data-moving collectives need one pass per dtype, whatever the op */
+                    if (reduces ? !in_list(m->ops, ops[oi].name) || !dt_op_ok(&dtypes[di], &ops[oi])
+                                : oi != (dtypes[di].kind == DT_PAIR ? 3u : 0u))
                         continue;
-                    for (int inplace = 0; inplace < 2; inplace++) {
-                        cell_t c = {.coll = coll, .count = cnt[ci], .dt = &dtypes[di], .op = &ops[oi]};
-                        snprintf(c.alg, sizeof(c.alg), "%s", a->name);
-                        call_t k;
-                        const char *why;
-                        int r = call_setup(b, &c, &k, inplace, &why);
-                        if (r == PACT_ERR_RESTRICTED) {
-                            skipped++;
-                        } else if (r != PACT_OK) {
-                            call_free(b, &k);
-                            return r;
-                        } else {
-                            size_t bad = 0;
-                            if ((rc = check_call(b, &c, &k, &bad)) != PACT_OK) {
-                                call_free(b, &k);
-                                return rc;
-                            }
-                            if (bad) {
-                                failed++;
-                                if (b->rank == 0)
-                                    printf("WRONG %s %s P=%d count=%zu %s %s%s: %zu elements differ\n",
-                                           pact_coll_name(coll), a->name, b->size, c.count, c.dt->name,
-                                           c.op->name, inplace ? " in-place" : "", bad);
-                            } else {
-                                passed++;
-                            }
-                        }
-                        call_free(b, &k);
+                    if ((double)nbuf > m->max_bytes) {
+                        big++;
+                        continue;
                     }
+                    for (int ri = 0; ri < (pact_coll_rooted(coll) ? nroots : 1); ri++)
+                        for (int inplace = 0; inplace < (coll == PACT_COLL_BCAST ? 1 : 2); inplace++) {
+                            cell_t c = {.coll = coll, .count = cnt[ci], .dt = &dtypes[di], .op = &ops[oi],
+                                        .root = pact_coll_rooted(coll) ? roots[ri] : 0};
+                            snprintf(c.alg, sizeof(c.alg), "%s", a->name);
+                            if ((rc = matrix_cell(b, &c, inplace, &passed, &failed, &skipped)) != PACT_OK)
+                                return rc;
+                        }
                 }
             }
     }
     if (b->rank == 0)
-        printf("pact-bench matrix %s P=%d: %ld right, %ld wrong, %ld restricted\n", pact_coll_name(coll),
-               b->size, passed, failed, skipped);
+        printf("pact-bench matrix %s P=%d: %ld right, %ld wrong, %ld restricted, %ld over %.0f bytes\n", m->colls,
+               b->size, passed, failed, skipped, big, m->max_bytes);
     return failed ? PACT_ERR_CHECK : PACT_OK;
 }
 
@@ -665,8 +816,9 @@ static void usage(void)
     fputs("usage: pact-bench --coll C --alg A --count N [--dtype int|float|double] [--op sum|max|min]\n"
           "                  [--root R] [--reps R] [--pattern FILE] [--gamma G] [--check] [--timing-only]\n"
           "       pact-bench --plan FILE [--timing-only]\n"
-          "       pact-bench --matrix [--coll C] [--algs a,b|all] [--counts 0,1,P-1,P+1,1000]\n"
-          "                  [--dtypes int,float,double] [--ops sum,max]\n"
+          "       pact-bench --matrix [--coll C,D|all] [--algs a,b|all] [--counts 0,1,P-1,P+1,1000]\n"
+          "                  [--dtypes int,float,double,pair] [--ops sum,max,compose] [--roots 0,P-1,P/2]\n"
+          "                  [--max-bytes B]\n"
           "  common: [--out FILE] [--arrivals FILE]\n",
           stderr);
 }
@@ -676,8 +828,9 @@ int main(int argc, char **argv)
     int rc = PACT_OK;
     bench_t b = {.comm = MPI_COMM_WORLD, .margin = 1e-4, .out = stdout};
     cell_t one = {.coll = PACT_COLL_ALLREDUCE, .reps = 5, .warmup = 1, .pattern = "-"};
-    const char *plan = NULL, *outf = NULL, *arrf = NULL, *algs = "all", *counts = "0,1,P-1,P+1,1000",
-               *dts = "int,float,double", *opl = "sum,max";
+    const char *plan = NULL, *outf = NULL, *arrf = NULL;
+    matrix_opts mx = {.colls = NULL, .algs = "all", .counts = "0,1,P-1,P+1,1000", .dtypes = "int,float,double,pair",
+                      .ops = "sum,max,compose", .roots = "0,P-1,P/2", .max_bytes = 64.0 * 1024 * 1024};
     int matrix = 0, bad_args = 0;
     snprintf(one.id, sizeof(one.id), "0");
     snprintf(one.alg, sizeof(one.alg), "mpi");
@@ -687,6 +840,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(b.comm, &b.rank);
     MPI_Comm_size(b.comm, &b.size);
+    MPI_Type_contiguous(2, MPI_UNSIGNED, &dtypes[3].type);
+    MPI_Type_commit(&dtypes[3].type);
+    MPI_Op_create(compose_fn, 0, &ops[3].op);
 
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -700,7 +856,7 @@ int main(int argc, char **argv)
         else if (!v)
             bad_args = 1;
         else if (!strcmp(o, "--coll"))
-            bad_args |= pact_coll_from_name(v) < 0, one.coll = (pact_coll)pact_coll_from_name(v);
+            mx.colls = v, one.coll = (pact_coll)pact_coll_from_name(v);
         else if (!strcmp(o, "--alg"))
             snprintf(one.alg, sizeof(one.alg), "%s", v);
         else if (!strcmp(o, "--count"))
@@ -724,13 +880,17 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--arrivals"))
             arrf = v;
         else if (!strcmp(o, "--algs"))
-            algs = v;
+            mx.algs = v;
         else if (!strcmp(o, "--counts"))
-            counts = v;
+            mx.counts = v;
         else if (!strcmp(o, "--dtypes"))
-            dts = v;
+            mx.dtypes = v;
         else if (!strcmp(o, "--ops"))
-            opl = v;
+            mx.ops = v;
+        else if (!strcmp(o, "--roots"))
+            mx.roots = v;
+        else if (!strcmp(o, "--max-bytes"))
+            bad_args |= !((mx.max_bytes = atof(v)) > 0);
         else
             bad_args = 1;
         i += used;
@@ -755,8 +915,16 @@ int main(int argc, char **argv)
     if (rc != PACT_OK)
         goto out;
 
+    if (!matrix && mx.colls && pact_coll_from_name(mx.colls) < 0) {
+        if (b.rank == 0)
+            fprintf(stderr, "pact-bench: --coll %s: expected one collective\n", mx.colls);
+        rc = PACT_ERR_ARG;
+        goto out;
+    }
+    if (!mx.colls)
+        mx.colls = "all";
     if (matrix) {
-        rc = run_matrix(&b, one.coll, algs, counts, dts, opl, 0);
+        rc = run_matrix(&b, &mx);
     } else {
         if ((rc = clock_sync(&b)) != PACT_OK)
             goto out;

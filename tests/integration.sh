@@ -6,35 +6,53 @@ BENCH_SMPI=$PWD/build/bin/pact-bench-smpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 TMP=$(mktemp -d /tmp/pact-it-XXXXXX)
 
-# smpi_matrix P: every allreduce algorithm x counts x int/float/double x sum/max x in place, against
-# SMPI's MPI_Allreduce, on generic32x32.
+# smpi_matrix P COUNTS [pact-bench options]: algorithms x counts x dtypes x ops x roots x in place against
+# SMPI's own collectives, on generic32x32.
 smpi_matrix() {
-    local P=$1 nodes=$(( ($1 + 31) / 32 )) d="$TMP/plat-$1"
+    local P=$1 counts=$2 nodes=$(( ($1 + 31) / 32 )) d="$TMP/plat-$1-$RANDOM"
+    shift 2
     $PACT platform export generic32x32 --nodes $nodes --ppn 32 -o "$d" || return 1
     smpirun -np "$P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
-        "$BENCH_SMPI" --matrix --counts 0,1,P-1,P+1,1000,1048576 | tee "$d/out"
+        "$BENCH_SMPI" --matrix --counts "$counts" "$@" | tee "$d/out"
     grep -q " 0 wrong" "$d/out"
 }
 
 ompi_matrix() {
-    timeout 600 mpirun.openmpi -np "$1" --oversubscribe --mca btl self,vader build/bin/pact-bench-mpi --matrix \
-        --counts "$2" | tee "$TMP/ompi-$1"
-    grep -q " 0 wrong" "$TMP/ompi-$1"
+    local P=$1 counts=$2
+    shift 2
+    timeout 900 mpirun.openmpi -np "$P" --oversubscribe --mca btl self,vader build/bin/pact-bench-mpi --matrix \
+        --counts "$counts" "$@" | tee "$TMP/ompi-$P"
+    grep -q " 0 wrong" "$TMP/ompi-$P"
 }
 
 mpich_matrix() {
-    timeout 600 mpiexec.mpich -np "$1" build/bin/pact-bench-mpich --matrix --counts "$2" | tee "$TMP/mpich-$1"
-    grep -q " 0 wrong" "$TMP/mpich-$1"
+    local P=$1 counts=$2
+    shift 2
+    timeout 900 mpiexec.mpich -np "$P" build/bin/pact-bench-mpich --matrix --counts "$counts" "$@" | tee "$TMP/mpich-$P"
+    grep -q " 0 wrong" "$TMP/mpich-$P"
 }
 
+# Allreduce at the process counts of the foundation issue, up to 2^20 elements.
 for P in 1 2 3 5 7 8 16 33 64; do
-    check "smpi correctness allreduce P=$P" smpi_matrix $P
+    check "smpi correctness allreduce P=$P" smpi_matrix $P 0,1,P-1,P+1,1000,1048576 --coll allreduce
 done
-for P in 1 2 3 4 5 6 7 8; do
-    check "openmpi correctness allreduce P=$P" ompi_matrix $P 0,1,P-1,P+1,1000,1048576
+# Every collective, larger P under SMPI; 2^20 elements where the buffers stay small.
+for P in 32 64 100; do
+    check "smpi correctness all collectives P=$P" smpi_matrix $P 0,1,7,P-1,P+1,1000 --coll reduce,bcast,alltoall,allgather \
+        --dtypes int,float,double,pair
 done
-for P in 2 3 5; do
-    check "mpich correctness allreduce P=$P" mpich_matrix $P 0,1,P-1,P+1,1000
+check "smpi correctness all collectives P=32 2^20" smpi_matrix 32 1048576 --coll reduce,bcast --dtypes double --ops sum \
+    --roots 0,P/2
+# Open MPI on this machine, oversubscribed: every collective for P = 1..17.
+for P in $(seq 1 17); do
+    check "openmpi correctness all collectives P=$P" ompi_matrix $P 0,1,7,P-1,P+1,1000 --dtypes int,float,double,pair
+done
+for P in 1 2 3 4; do
+    check "openmpi correctness 2^20 P=$P" ompi_matrix $P 1048576 --coll allreduce,reduce,bcast --dtypes double,int
+done
+# MPICH, a smaller matrix.
+for P in 2 3 5 8; do
+    check "mpich correctness all collectives P=$P" mpich_matrix $P 0,1,P+1,1000 --dtypes int,double,pair
 done
 
 # In simulation the achieved arrivals equal the pattern to the bit.
@@ -89,13 +107,13 @@ check "sim skew-factor derives 1.5 x mean no-delay d^" skew_factor
 
 # Fidelity seed: pact's algorithms against SimGrid's own on generic32x32, 64 ranks, no compute cost.
 fidelity() {
-    bash scripts/fidelity.sh "$TMP/fid" | tee "$TMP/fid.txt" || return 1
+    bash scripts/fidelity.sh --colls allreduce --procs 64 -o "$TMP/fid" | tee "$TMP/fid.txt" || return 1
     # recursive_doubling follows the same Open MPI/MPICH scheme as SMPI's rdb: within 3% at every size.
-    awk '$1 == "recursive_doubling" { n++; if ($6 > 3 || $6 < -3) bad++ }
-         END { exit (n != 3 || bad > 0) }' "$TMP/fid.txt" || return 1
+    awk '$3 == "recursive_doubling" { n++; if ($8 > 3 || $8 < -3) bad++ }
+         END { exit (n != 4 || bad > 0) }' "$TMP/fid.txt" || return 1
     # ring follows Open MPI's (Irecv ahead, blocking send): at 64K and 1M its time is the pipelined ring's,
     # reduce-scatter at the mean hop time and allgather at the slowest hop (see scripts/fidelity.sh).
-    awk '$1 == "ring" && $3 >= 65536 { n++; if ($7 > 0.1 || $7 < -0.1) bad++ }
+    awk '$3 == "ring" && $5 >= 65536 { n++; if ($9 > 0.1 || $9 < -0.1) bad++ }
          END { exit (n != 2 || bad > 0) }' "$TMP/fid.txt"
 }
 check "fidelity vs SimGrid built-ins (scripts/fidelity.sh)" fidelity

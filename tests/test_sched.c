@@ -14,100 +14,197 @@ static void dsum(const void *in, void *inout, size_t n)
         b[i] = a[i] + b[i];
 }
 
-/* A non-commutative operation on doubles: affine maps x -> (a, b) stored as pairs composed left to
- * right would need pairs; instead "take the left operand unless it is zero" checks operand order. */
-static double value(int rank, size_t i)
+/* A non-commutative operation on (a, b) pairs of unsigned ints, the maps x -> a*x + b composed in rank order
+ * (the bench driver's "compose"): any reordering of operands changes the result. */
+static void compose(const void *in, void *inout, size_t n)
 {
-    return (double)((rank * 37 + (int)(i % 1000) * 11) % 199) - 99 + 0.25 * rank;
+    const unsigned *x = in;
+    unsigned *y = inout;
+    for (size_t i = 0; i < n; i++) {
+        unsigned a1 = x[2 * i], b1 = x[2 * i + 1], a2 = y[2 * i], b2 = y[2 * i + 1];
+        y[2 * i] = a1 * a2;
+        y[2 * i + 1] = b1 * a2 + b2;
+    }
 }
 
-/* Builds all P schedules of `a` for `count` elements and runs them; returns the number of wrong
- * elements over all ranks, or -1 when the algorithm does not apply. */
-static long run_alg(const pact_alg *a, int P, size_t count, int inplace)
+/* Element gi of rank `rank`'s input, as 8 bytes: a double, or a pair for the non-commutative runs. */
+static void value(int rank, size_t gi, int pairs, void *out)
 {
+    long v = (long)(((size_t)rank * 37 + gi * 11) % 199) - 99;
+    if (pairs) {
+        unsigned p[2] = {2u * (unsigned)(v + 99) + 1u, (unsigned)rank * 7u + (unsigned)gi};
+        memcpy(out, p, 8);
+    } else {
+        double d = (double)v + 0.25 * rank; /* exact in double: sums are order-independent */
+        memcpy(out, &d, 8);
+    }
+}
+
+typedef struct {
+    const pact_alg *alg;
+    int P, root, inplace, pairs;
+    size_t count;
+    long segsize; /* > 0: override a "segsize" parameter */
+} case_t;
+
+/* The reduction of element gi over all ranks, in rank order. */
+static void reduced(const case_t *c, size_t gi, void *out)
+{
+    char x[8];
+    value(0, gi, c->pairs, out);
+    for (int r = 1; r < c->P; r++) {
+        value(r, gi, c->pairs, x);
+        if (c->pairs)
+            compose(out, x, 1), memcpy(out, x, 8);
+        else
+            dsum(x, out, 1);
+    }
+}
+
+/* Builds all P schedules of the case and runs them in one process; returns the number of wrong elements
+ * over all ranks, or -1 when the algorithm does not apply. */
+static long run_case(const case_t *c)
+{
+    const pact_alg *a = c->alg;
+    int P = c->P;
+    pact_coll coll = a->coll;
     pact_sched *s = g_new0(pact_sched, P);
     const pact_sched **sp = g_new0(const pact_sched *, P);
     void *(*bufs)[PACT_NBUF] = g_malloc0(sizeof(*bufs) * (size_t)P);
+    void **owned_send = g_new0(void *, P);
     long bad = 0;
+    size_t n = c->count;
     for (int r = 0; r < P; r++) {
-        pact_build_args args = {.coll = a->coll,
-                                .rank = r,
-                                .size = P,
-                                .root = 0,
-                                .count = count,
-                                .elem_size = sizeof(double),
-                                .commutative = 1,
-                                .inplace = inplace};
+        int inplace = c->inplace && coll != PACT_COLL_BCAST && (coll != PACT_COLL_REDUCE || r == c->root);
+        pact_build_args args = {.coll = coll, .rank = r, .size = P, .root = c->root, .count = n,
+                                .elem_size = 8, .commutative = !c->pairs, .inplace = inplace};
         pact_args_defaults(a, &args);
+        for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++)
+            if (c->segsize > 0 && !strcmp(a->params[k].name, "segsize"))
+                args.params[k] = c->segsize;
         pact_sched_init(&s[r]);
         int rc = pact_build(a, &args, &s[r]);
         if (rc == PACT_ERR_RESTRICTED) {
             bad = -1;
             goto out;
         }
-        g_assert_cmpint(rc, ==, PACT_OK);
+        if (rc != PACT_OK)
+            g_error("%s %s P=%d count=%zu root=%d: builder returned %d", pact_coll_name(coll), a->name, P, n, c->root,
+                    rc);
         char why[256];
         if (pact_sched_validate(&s[r], why, sizeof(why)) != PACT_OK)
-            g_error("%s P=%d count=%zu: %s", a->name, P, count, why);
+            g_error("%s %s P=%d count=%zu root=%d: %s", pact_coll_name(coll), a->name, P, n, c->root, why);
         sp[r] = &s[r];
-        double *send = g_new0(double, count + 1), *recv = g_new0(double, count + 1);
-        for (size_t i = 0; i < count; i++)
-            (inplace ? recv : send)[i] = value(r, i);
-        bufs[r][PACT_BUF_SEND] = inplace ? recv : send;
+        size_t ns, nr;
+        pact_coll_buf_counts(coll, r, P, c->root, n, &ns, &nr);
+        char *recv = g_malloc0(nr * 8 + 8), *send = g_malloc0(ns * 8 + 8);
+        owned_send[r] = send;
+        /* stage the input where the call reads it */
+        if (coll == PACT_COLL_BCAST) {
+            for (size_t i = 0; r == c->root && i < n; i++)
+                value(r, i, c->pairs, recv + 8 * i);
+        } else {
+            char *in = inplace ? recv + (coll == PACT_COLL_ALLGATHER ? (size_t)r * n * 8 : 0) : send;
+            for (size_t i = 0; i < ns; i++)
+                value(r, i, c->pairs, in + 8 * i);
+            bufs[r][PACT_BUF_SEND] = in;
+        }
+        if (!bufs[r][PACT_BUF_SEND])
+            bufs[r][PACT_BUF_SEND] = send;
         bufs[r][PACT_BUF_RECV] = recv;
         for (int b = PACT_BUF_TMP0; b < PACT_NBUF; b++)
-            bufs[r][b] = g_malloc0(s[r].buf_count[b] * sizeof(double) + 8);
-        if (inplace)
-            g_free(send);
+            bufs[r][b] = g_malloc0(s[r].buf_count[b] * 8 + 8);
     }
     char why[256] = "";
-    int rc = pact_dryrun(sp, P, bufs, dsum, why, sizeof(why));
-    if (rc != PACT_OK)
-        g_error("%s P=%d count=%zu: %s", a->name, P, count, why);
-    for (int r = 0; r < P; r++)
-        for (size_t i = 0; i < count; i++) {
-            double want = 0;
-            for (int q = 0; q < P; q++)
-                want += value(q, i);
-            if (((double *)bufs[r][PACT_BUF_RECV])[i] != want)
-                bad++;
+    if (pact_dryrun(sp, P, bufs, c->pairs ? compose : dsum, why, sizeof(why)) != PACT_OK)
+        g_error("%s %s P=%d count=%zu root=%d%s: %s", pact_coll_name(coll), a->name, P, n, c->root,
+                c->inplace ? " in place" : "", why);
+    for (int r = 0; r < P; r++) {
+        const char *got = bufs[r][PACT_BUF_RECV];
+        char want[8];
+        size_t ns, nr;
+        pact_coll_buf_counts(coll, r, P, c->root, n, &ns, &nr);
+        for (size_t j = 0; j < nr; j++) {
+            switch (coll) {
+            case PACT_COLL_ALLREDUCE:
+            case PACT_COLL_REDUCE:
+                reduced(c, j, want);
+                break;
+            case PACT_COLL_BCAST:
+                value(c->root, j, c->pairs, want);
+                break;
+            case PACT_COLL_ALLTOALL: /* block q of rank r = block r of rank q */
+                value((int)(j / n), (size_t)r * n + j % n, c->pairs, want);
+                break;
+            default: /* allgather: block q = rank q's input */
+                value((int)(j / n), j % n, c->pairs, want);
+            }
+            bad += memcmp(got + 8 * j, want, 8) != 0;
         }
+    }
 out:
     for (int r = 0; r < P; r++) {
-        if (bufs[r][PACT_BUF_SEND] != bufs[r][PACT_BUF_RECV])
-            g_free(bufs[r][PACT_BUF_SEND]);
+        g_free(owned_send[r]);
         for (int b = PACT_BUF_RECV; b < PACT_NBUF; b++)
             g_free(bufs[r][b]);
         pact_sched_free(&s[r]);
     }
+    g_free(owned_send);
     g_free(bufs);
     g_free(sp);
     g_free(s);
     return bad;
 }
 
+static int has_segsize(const pact_alg *a)
+{
+    for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++)
+        if (!strcmp(a->params[k].name, "segsize"))
+            return 1;
+    return 0;
+}
+
+/* Every registered algorithm x P x counts x roots x {out of place, in place} x {sum, non-commutative}, and
+ * with tiny segments where the algorithm pipelines. */
 static void test_every_algorithm(void)
 {
-    static const int procs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 31, 32, 33, 64, 100};
-    int checked = 0;
+    static const int procs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 32, 33, 64, 100};
+    long checked = 0, restricted = 0;
     for (size_t ai = 0; ai < pact_alg_count(); ai++) {
         const pact_alg *a = pact_alg_at(ai);
-        if (a->coll != PACT_COLL_ALLREDUCE)
-            continue;
+        int rooted = pact_coll_rooted(a->coll), blocks = a->coll >= PACT_COLL_ALLTOALL;
+        long mine = 0;
         for (size_t pi = 0; pi < G_N_ELEMENTS(procs); pi++) {
             int P = procs[pi];
-            size_t counts[] = {0, 1, 7, (size_t)P - 1 + (P == 1), (size_t)P + 1, 1000};
+            size_t counts[] = {0, 1, 7, (size_t)P - 1 + (P == 1), (size_t)P + 1, blocks && P > 17 ? 40 : 1000};
+            int roots[] = {0, P - 1, P / 2};
             for (size_t ci = 0; ci < G_N_ELEMENTS(counts); ci++)
-                for (int inplace = 0; inplace < 2; inplace++) {
-                    long bad = run_alg(a, P, counts[ci], inplace);
-                    if (bad > 0)
-                        g_error("%s P=%d count=%zu%s: %ld elements wrong", a->name, P, counts[ci],
-                                inplace ? " in place" : "", bad);
-                    checked += bad == 0;
-                }
+                for (int ri = 0; ri < (rooted ? 3 : 1); ri++)
+                    for (int inplace = 0; inplace < 2; inplace++)
+                        for (int pairs = 0; pairs < 2; pairs++)
+                            for (int seg = 0; seg < (has_segsize(a) && P <= 17 ? 2 : 1); seg++) {
+                                if ((pairs || seg) && counts[ci] > 1000)
+                                    continue;
+                                case_t c = {.alg = a, .P = P, .count = counts[ci], .root = roots[ri],
+                                            .inplace = inplace, .pairs = pairs, .segsize = seg ? 24 : 0};
+                                long bad = run_case(&c);
+                                if (bad > 0)
+                                    g_error("%s %s P=%d count=%zu root=%d%s%s%s: %ld elements wrong",
+                                            pact_coll_name(a->coll), a->name, P, c.count, c.root,
+                                            inplace ? " in place" : "", pairs ? " non-commutative" : "",
+                                            seg ? " segsize=24" : "", bad);
+                                if (bad == 0)
+                                    mine++;
+                                else
+                                    restricted++;
+                            }
         }
+        if (g_test_verbose())
+            g_printerr("%s %s: %ld cases right\n", pact_coll_name(a->coll), a->name, mine);
+        g_assert_cmpint(mine, >, 0); /* an algorithm restricted everywhere would test nothing */
+        checked += mine;
     }
-    g_assert_cmpint(checked, >, 100);
+    g_assert_cmpint(checked, >, 100 * (long)pact_alg_count());
 }
 
 /* The schedule shapes the model and the simulation rely on: message counts per rank. */

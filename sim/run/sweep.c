@@ -129,11 +129,6 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--root %d: must be in 0..%d", s->root, P - 1);
         return FALSE;
     }
-    if (s->coll != PACT_COLL_ALLREDUCE) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "--coll %s: the bench driver runs allreduce only so far", pact_coll_name(s->coll));
-        return FALSE;
-    }
     if (!s->outdir || !*s->outdir) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "-o DIR: missing");
         return FALSE;
