@@ -50,7 +50,7 @@ static int list_algorithms(const char *coll, const char *format)
         return 2;
     }
     if (csv)
-        puts("collective,algorithm,ompi_id,mpich,smpi,restrictions,parameters,cost,source");
+        puts("collective,algorithm,ompi_id,mpich,smpi,smpi_params,restrictions,parameters,cost,source");
     else
         printf("%-10s %-20s %5s %-20s %-8s %-12s %s\n", "collective", "algorithm", "ompi", "mpich", "smpi",
                "restrictions", "cost (m = bytes per process)");
@@ -70,6 +70,7 @@ static int list_algorithms(const char *coll, const char *format)
             csv_field(a->ompi_id ? id : "", 0);
             csv_field(a->mpich, 0);
             csv_field(a->smpi, 0);
+            csv_field(a->smpi_params, 0);
             csv_field(r, 0);
             csv_field(params, 0);
             csv_field(a->cost, 0);

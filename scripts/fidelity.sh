@@ -32,11 +32,11 @@ PACT=build/bin/pact
 
 printf '%-10s %5s %-24s %-22s %9s %14s %14s %9s %10s\n' coll procs pact smpi bytes pact_us smpi_us diff_% analytic_%
 for coll in ${COLLS//,/ }; do
-    # pairs: algorithm,smpi-name of this collective
-    pairs=$($PACT list algorithms --coll "$coll" --format csv | awk -F, 'NR > 1 && $5 != "" { print $2 "," $5 }')
+    # one line per pair: algorithm|pact spec (with the parameters SimGrid hard-codes)|smpi spec
+    pairs=$($PACT list algorithms --coll "$coll" --format csv |
+        awk -F, 'NR > 1 && $5 != "" { print $2 "|" $2 ($6 != "" ? ":" $6 : "") "|smpi:" $5 }')
     [ -n "$pairs" ] || continue
-    algs=$(echo "$pairs" | awk -F, '{ a = a (a ? "," : "") $1 "," "smpi:" $2 } END { print a }' |
-        tr ',' '\n' | awk '!seen[$0]++' | paste -sd,)
+    algs=$(echo "$pairs" | awk -F'|' '{ print $2; print $3 }' | awk '!seen[$0]++' | paste -sd,)
     for P in $PROCS; do
         nodes=$(( (P + 31) / 32 )); ppn=$(( P < 32 ? P : 32 ))
         dir="$OUT/$coll-$P"
@@ -48,11 +48,11 @@ for coll in ${COLLS//,/ }; do
         fi
         echo "$coll P=$P simulated in $((SECONDS - t0)) s" >&2
         echo "$pairs" | awk -F, -v coll="$coll" -v P="$P" -v ppn="$ppn" '
-            FILENAME == "-" { pair[$1] = $2; next }
+            FILENAME == "-" { split($0, f, "|"); pact[f[1]] = f[2]; smpi[f[1]] = f[3]; next }
             FNR > 1 { t[$6 "," $7] = $14; sizes[$7] = 1 }
             END {
-                for (a in pair) for (m in sizes) {
-                    p = t[a "," m]; s = t["smpi:" pair[a] "," m]
+                for (a in pact) for (m in sizes) {
+                    p = t[pact[a] "," m]; s = t[smpi[a] "," m]
                     an = "-"
                     if (coll == "allreduce" && a == "ring" && m / 8 >= P && P > ppn) {
                         bw = 1.25e9; blk = m / P + 16; nodes = P / ppn
@@ -62,7 +62,8 @@ for coll in ${COLLS//,/ }; do
                         an = sprintf("%.3f", (p / ring - 1) * 100)
                     }
                     d = (p == "" || s == "" || s == 0) ? "-" : sprintf("%.3f", (p / s - 1) * 100)
-                    printf "%-10s %5d %-24s %-22s %9d %14.3f %14.3f %9s %10s\n", coll, P, a, pair[a], m, p * 1e6, s * 1e6, d, an
+                    sm = substr(smpi[a], 6); if (length(sm) > 22) sm = substr(sm, 1, 20) ".."
+                    printf "%-10s %5d %-24s %-22s %9d %14.3f %14.3f %9s %10s\n", coll, P, a, sm, m, p * 1e6, s * 1e6, d, an
                 }
             }' - "$dir/results.csv" | sort -k1,1 -k3,3 -k5,5n
     done

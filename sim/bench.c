@@ -15,13 +15,15 @@
  *   pact-bench --matrix [--algs a,b] [--counts 0,1,P-1,1000] [--dtypes int,double] [--ops sum,max]
  *                                                             correctness against the library's collective
  *
- * A plan line is: cell coll alg count dtype op root reps gamma pattern-file|-   ('#' starts a comment).
+ * A plan line is: cell coll alg count dtype op root reps gamma pattern-file|- [params|-]  ('#': comment);
+ * params are the algorithm's parameter overrides, name=value,name=value.
  * alg "mpi" is the MPI library's own collective (under SMPI, the one smpirun's --cfg selects).
  */
 #include "pact_mpi.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,7 @@ typedef struct {
     int reps, warmup;
     double gamma;
     char pattern[4096];
+    char params[256]; /* "name=value,..." overriding the algorithm's parameter defaults, or "" */
     int check;
 } cell_t;
 
@@ -257,8 +260,8 @@ static int library_call(const cell_t *c, call_t *k, MPI_Comm comm)
         PACT_MPI_CHECK(MPI_Allreduce(sb, k->recv, n, t, c->op->op, comm));
         break;
     case PACT_COLL_REDUCE:
-        PACT_MPI_CHECK(MPI_Reduce(k->inplace && rank == c->root ? MPI_IN_PLACE : k->send, k->recv, n, t, c->op->op,
-                                  c->root, comm));
+        PACT_MPI_CHECK(MPI_Reduce(k->inplace && rank == c->root ? MPI_IN_PLACE : k->send, k->recv, n, t,
+                                  c->op->op, c->root, comm));
         break;
     case PACT_COLL_BCAST:
         PACT_MPI_CHECK(MPI_Bcast(k->recv, n, t, c->root, comm));
@@ -317,6 +320,28 @@ static void call_free(const bench_t *b, call_t *k)
     memset(k, 0, sizeof(*k));
 }
 
+/* Applies "name=value,name=value" to the algorithm's parameters. */
+static int apply_params(const pact_alg *alg, const char *spec, pact_build_args *a)
+{
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", spec);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(t, '=');
+        if (!eq)
+            return PACT_ERR_ARG;
+        *eq = 0;
+        int k = 0;
+        while (k < PACT_MAX_PARAMS && alg->params[k].name && strcmp(alg->params[k].name, t))
+            k++;
+        uint64_t v;
+        if (k == PACT_MAX_PARAMS || !alg->params[k].name || pact_parse_size(eq + 1, &v) != PACT_OK ||
+            v > LONG_MAX)
+            return PACT_ERR_ARG;
+        a->params[k] = (long)v;
+    }
+    return PACT_OK;
+}
+
 /* Whether this rank passes MPI_IN_PLACE: reduce's non-roots never do; bcast has nothing to pass. */
 static int rank_inplace(const cell_t *c, int rank, int inplace)
 {
@@ -350,6 +375,10 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
                              .commutative = c->op->commutative,
                              .inplace = k->inplace};
         pact_args_defaults(k->alg, &a);
+        if (apply_params(k->alg, c->params, &a) != PACT_OK) {
+            *why = "unknown parameter or malformed value";
+            return PACT_ERR_ARG;
+        }
         const char *mine = NULL;
         int restricted = pact_alg_applies(k->alg, &a, &mine) == PACT_ERR_RESTRICTED, any = 0;
         MPI_Allreduce(&restricted, &any, 1, MPI_INT, MPI_MAX, b->comm);
@@ -629,16 +658,16 @@ static int parse_size(const char *s, size_t *out)
     return 1;
 }
 
-/* Parses "cell coll alg count dtype op root reps gamma pattern". */
+/* Parses "cell coll alg count dtype op root reps gamma pattern [params]". */
 static int parse_plan_line(char *line, cell_t *c, const char *file, int lineno)
 {
-    char coll[32], alg[64], count[32], dt[32], op[32], pat[4096];
+    char coll[32], alg[64], count[32], dt[32], op[32], pat[4096], params[256] = "-";
     int root, reps, n;
     double gamma;
     memset(c, 0, sizeof(*c));
-    n = sscanf(line, "%63s %31s %63s %31s %31s %31s %d %d %lf %4095s", c->id, coll, alg, count, dt, op, &root,
-               &reps, &gamma, pat);
-    if (n != 10 || pact_coll_from_name(coll) < 0 || !parse_size(count, &c->count) ||
+    n = sscanf(line, "%63s %31s %63s %31s %31s %31s %d %d %lf %4095s %255s", c->id, coll, alg, count, dt, op,
+               &root, &reps, &gamma, pat, params);
+    if (n < 10 || pact_coll_from_name(coll) < 0 || !parse_size(count, &c->count) ||
         !(c->dt = find_dtype(dt)) || !(c->op = find_op(op)) || reps < 1 || !(gamma >= 0)) {
         fprintf(stderr, "pact-bench: %s:%d: malformed plan line\n", file, lineno);
         return PACT_ERR_ARG;
@@ -646,6 +675,7 @@ static int parse_plan_line(char *line, cell_t *c, const char *file, int lineno)
     c->coll = (pact_coll)pact_coll_from_name(coll);
     snprintf(c->alg, sizeof(c->alg), "%s", alg);
     snprintf(c->pattern, sizeof(c->pattern), "%s", pat);
+    snprintf(c->params, sizeof(c->params), "%s", strcmp(params, "-") ? params : "");
     c->root = root;
     c->reps = reps;
     c->gamma = gamma;
@@ -749,9 +779,9 @@ static int matrix_cell(bench_t *b, cell_t *c, int inplace, long *passed, long *f
             if (bad) {
                 (*failed)++;
                 if (b->rank == 0)
-                    printf("WRONG %s %s P=%d count=%zu %s %s root=%d%s: %zu elements differ\n", pact_coll_name(c->coll),
-                           c->alg, b->size, c->count, c->dt->name, c->op->name, c->root, inplace ? " in-place" : "",
-                           bad);
+                    printf("WRONG %s %s P=%d count=%zu %s %s root=%d%s: %zu elements differ\n",
+                           pact_coll_name(c->coll), c->alg, b->size, c->count, c->dt->name, c->op->name,
+                           c->root, inplace ? " in-place" : "", bad);
             } else {
                 (*passed)++;
             }
@@ -790,13 +820,18 @@ static int run_matrix(bench_t *b, const matrix_opts *m)
                     if (reduces ? !in_list(m->ops, ops[oi].name) || !dt_op_ok(&dtypes[di], &ops[oi])
                                 : oi != (dtypes[di].kind == DT_PAIR ? 3u : 0u))
                         continue;
-                    if ((double)nbuf > m->max_bytes) {
+                    /* the rank-order fold of "compose" is computed here, P x count per rank: keep it small */
+                    if ((double)nbuf > m->max_bytes ||
+                        (reduces && dtypes[di].kind == DT_PAIR && cnt[ci] > 4096)) {
                         big++;
                         continue;
                     }
                     for (int ri = 0; ri < (pact_coll_rooted(coll) ? nroots : 1); ri++)
                         for (int inplace = 0; inplace < (coll == PACT_COLL_BCAST ? 1 : 2); inplace++) {
-                            cell_t c = {.coll = coll, .count = cnt[ci], .dt = &dtypes[di], .op = &ops[oi],
+                            cell_t c = {.coll = coll,
+                                        .count = cnt[ci],
+                                        .dt = &dtypes[di],
+                                        .op = &ops[oi],
                                         .root = pact_coll_rooted(coll) ? roots[ri] : 0};
                             snprintf(c.alg, sizeof(c.alg), "%s", a->name);
                             if ((rc = matrix_cell(b, &c, inplace, &passed, &failed, &skipped)) != PACT_OK)
@@ -806,8 +841,8 @@ static int run_matrix(bench_t *b, const matrix_opts *m)
             }
     }
     if (b->rank == 0)
-        printf("pact-bench matrix %s P=%d: %ld right, %ld wrong, %ld restricted, %ld over %.0f bytes\n", m->colls,
-               b->size, passed, failed, skipped, big, m->max_bytes);
+        printf("pact-bench matrix %s P=%d: %ld right, %ld wrong, %ld restricted, %ld over %.0f bytes\n",
+               m->colls, b->size, passed, failed, skipped, big, m->max_bytes);
     return failed ? PACT_ERR_CHECK : PACT_OK;
 }
 
@@ -815,6 +850,7 @@ static void usage(void)
 {
     fputs("usage: pact-bench --coll C --alg A --count N [--dtype int|float|double] [--op sum|max|min]\n"
           "                  [--root R] [--reps R] [--pattern FILE] [--gamma G] [--check] [--timing-only]\n"
+          "                  [--params segsize=64K,fanout=4]\n"
           "       pact-bench --plan FILE [--timing-only]\n"
           "       pact-bench --matrix [--coll C,D|all] [--algs a,b|all] [--counts 0,1,P-1,P+1,1000]\n"
           "                  [--dtypes int,float,double,pair] [--ops sum,max,compose] [--roots 0,P-1,P/2]\n"
@@ -829,8 +865,13 @@ int main(int argc, char **argv)
     bench_t b = {.comm = MPI_COMM_WORLD, .margin = 1e-4, .out = stdout};
     cell_t one = {.coll = PACT_COLL_ALLREDUCE, .reps = 5, .warmup = 1, .pattern = "-"};
     const char *plan = NULL, *outf = NULL, *arrf = NULL;
-    matrix_opts mx = {.colls = NULL, .algs = "all", .counts = "0,1,P-1,P+1,1000", .dtypes = "int,float,double,pair",
-                      .ops = "sum,max,compose", .roots = "0,P-1,P/2", .max_bytes = 64.0 * 1024 * 1024};
+    matrix_opts mx = {.colls = NULL,
+                      .algs = "all",
+                      .counts = "0,1,P-1,P+1,1000",
+                      .dtypes = "int,float,double,pair",
+                      .ops = "sum,max,compose",
+                      .roots = "0,P-1,P/2",
+                      .max_bytes = 64.0 * 1024 * 1024};
     int matrix = 0, bad_args = 0;
     snprintf(one.id, sizeof(one.id), "0");
     snprintf(one.alg, sizeof(one.alg), "mpi");
@@ -869,6 +910,8 @@ int main(int argc, char **argv)
             one.root = atoi(v);
         else if (!strcmp(o, "--reps"))
             bad_args |= (one.reps = atoi(v)) < 1;
+        else if (!strcmp(o, "--params"))
+            snprintf(one.params, sizeof(one.params), "%s", v);
         else if (!strcmp(o, "--pattern"))
             snprintf(one.pattern, sizeof(one.pattern), "%s", v);
         else if (!strcmp(o, "--gamma"))

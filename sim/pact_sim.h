@@ -156,12 +156,15 @@ typedef struct {
     pact_coll coll;
     const char *name;
     pact_builder_fn build;
-    unsigned restrictions; /* PACT_R_* */
-    int ompi_id;           /* Open MPI coll_tuned algorithm id, 0 when Open MPI has none */
-    const char *mpich;     /* MPICH algorithm name, NULL when none */
-    const char *smpi;      /* SimGrid 3.32's built-in of the same algorithm, NULL when none */
-    const char *source;    /* provenance: the library function or paper section it follows */
-    const char *cost;      /* Hockney cost, m = bytes per process */
+    unsigned restrictions;   /* PACT_R_* */
+    int ompi_id;             /* Open MPI coll_tuned algorithm id, 0 when Open MPI has none */
+    const char *mpich;       /* MPICH algorithm name, NULL when none */
+    const char *smpi;        /* SimGrid 3.32's built-in of the same algorithm, NULL when none; may carry
+                              * :collective=NAME settings it depends on (pact sim's smpi: syntax) */
+    const char *smpi_params; /* pact parameters that reproduce SimGrid's hard-coded ones ("segsize=1K"),
+                              * used when comparing with `smpi`; NULL: the defaults */
+    const char *source;      /* provenance: the library function or paper section it follows */
+    const char *cost;        /* Hockney cost, m = bytes per process */
     pact_param_desc params[PACT_MAX_PARAMS];
 } pact_alg;
 
@@ -169,6 +172,8 @@ size_t pact_alg_count(void);
 const pact_alg *pact_alg_at(size_t i);
 /* The algorithm `name` of collective `c`, or NULL. */
 const pact_alg *pact_alg_find(pact_coll c, const char *name);
+/* The algorithm of collective `c` with Open MPI coll_tuned id `id`, or NULL. */
+const pact_alg *pact_alg_find_ompi(pact_coll c, int id);
 
 /* Fills args->params with the algorithm's defaults. */
 void pact_args_defaults(const pact_alg *a, pact_build_args *args);

@@ -51,6 +51,14 @@ const pact_alg *pact_alg_find(pact_coll c, const char *name)
     return NULL;
 }
 
+const pact_alg *pact_alg_find_ompi(pact_coll c, int id)
+{
+    for (size_t i = 0; i < pact_alg_count(); i++)
+        if (algs[i].coll == c && algs[i].ompi_id == id && id > 0)
+            return &algs[i];
+    return NULL;
+}
+
 void pact_args_defaults(const pact_alg *a, pact_build_args *args)
 {
     for (int i = 0; i < PACT_MAX_PARAMS; i++)

@@ -76,12 +76,22 @@ static long run_case(const case_t *c)
     size_t n = c->count;
     for (int r = 0; r < P; r++) {
         int inplace = c->inplace && coll != PACT_COLL_BCAST && (coll != PACT_COLL_REDUCE || r == c->root);
-        pact_build_args args = {.coll = coll, .rank = r, .size = P, .root = c->root, .count = n,
-                                .elem_size = 8, .commutative = !c->pairs, .inplace = inplace};
+        pact_build_args args = {.coll = coll,
+                                .rank = r,
+                                .size = P,
+                                .root = c->root,
+                                .count = n,
+                                .elem_size = 8,
+                                .commutative = !c->pairs,
+                                .inplace = inplace};
         pact_args_defaults(a, &args);
-        for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++)
+        /* the variant run: tiny segments, a window of two outstanding requests */
+        for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++) {
             if (c->segsize > 0 && !strcmp(a->params[k].name, "segsize"))
                 args.params[k] = c->segsize;
+            if (c->segsize > 0 && !strcmp(a->params[k].name, "max_requests"))
+                args.params[k] = 2;
+        }
         pact_sched_init(&s[r]);
         int rc = pact_build(a, &args, &s[r]);
         if (rc == PACT_ERR_RESTRICTED) {
@@ -89,8 +99,8 @@ static long run_case(const case_t *c)
             goto out;
         }
         if (rc != PACT_OK)
-            g_error("%s %s P=%d count=%zu root=%d: builder returned %d", pact_coll_name(coll), a->name, P, n, c->root,
-                    rc);
+            g_error("%s %s P=%d count=%zu root=%d: builder returned %d", pact_coll_name(coll), a->name, P, n,
+                    c->root, rc);
         char why[256];
         if (pact_sched_validate(&s[r], why, sizeof(why)) != PACT_OK)
             g_error("%s %s P=%d count=%zu root=%d: %s", pact_coll_name(coll), a->name, P, n, c->root, why);
@@ -156,10 +166,10 @@ out:
     return bad;
 }
 
-static int has_segsize(const pact_alg *a)
+static int has_variant(const pact_alg *a)
 {
     for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++)
-        if (!strcmp(a->params[k].name, "segsize"))
+        if (!strcmp(a->params[k].name, "segsize") || !strcmp(a->params[k].name, "max_requests"))
             return 1;
     return 0;
 }
@@ -168,7 +178,8 @@ static int has_segsize(const pact_alg *a)
  * with tiny segments where the algorithm pipelines. */
 static void test_every_algorithm(void)
 {
-    static const int procs[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 32, 33, 64, 100};
+    static const int procs[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                12, 13, 14, 15, 16, 17, 31, 32, 33, 64, 100};
     long checked = 0, restricted = 0;
     for (size_t ai = 0; ai < pact_alg_count(); ai++) {
         const pact_alg *a = pact_alg_at(ai);
@@ -176,23 +187,29 @@ static void test_every_algorithm(void)
         long mine = 0;
         for (size_t pi = 0; pi < G_N_ELEMENTS(procs); pi++) {
             int P = procs[pi];
-            size_t counts[] = {0, 1, 7, (size_t)P - 1 + (P == 1), (size_t)P + 1, blocks && P > 17 ? 40 : 1000};
+            size_t counts[] = {
+                0, 1, 7, (size_t)P - 1 + (P == 1), (size_t)P + 1, blocks && P > 17 ? 40 : 1000};
             int roots[] = {0, P - 1, P / 2};
             for (size_t ci = 0; ci < G_N_ELEMENTS(counts); ci++)
                 for (int ri = 0; ri < (rooted ? 3 : 1); ri++)
                     for (int inplace = 0; inplace < 2; inplace++)
                         for (int pairs = 0; pairs < 2; pairs++)
-                            for (int seg = 0; seg < (has_segsize(a) && P <= 17 ? 2 : 1); seg++) {
+                            for (int seg = 0; seg < (has_variant(a) && P <= 17 ? 2 : 1); seg++) {
                                 if ((pairs || seg) && counts[ci] > 1000)
                                     continue;
-                                case_t c = {.alg = a, .P = P, .count = counts[ci], .root = roots[ri],
-                                            .inplace = inplace, .pairs = pairs, .segsize = seg ? 24 : 0};
+                                case_t c = {.alg = a,
+                                            .P = P,
+                                            .count = counts[ci],
+                                            .root = roots[ri],
+                                            .inplace = inplace,
+                                            .pairs = pairs,
+                                            .segsize = seg ? 24 : 0};
                                 long bad = run_case(&c);
                                 if (bad > 0)
                                     g_error("%s %s P=%d count=%zu root=%d%s%s%s: %ld elements wrong",
                                             pact_coll_name(a->coll), a->name, P, c.count, c.root,
                                             inplace ? " in place" : "", pairs ? " non-commutative" : "",
-                                            seg ? " segsize=24" : "", bad);
+                                            seg ? " segsize=24/max_requests=2" : "", bad);
                                 if (bad == 0)
                                     mine++;
                                 else

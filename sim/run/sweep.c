@@ -58,9 +58,71 @@ void pact_sweep_clear(pact_sweep *s)
     memset(s, 0, sizeof(*s));
 }
 
+/* For "smpi:SPEC", SPEC: SimGrid's built-in NAME, optionally followed by :collective=NAME settings for the
+ * collectives it calls (SimGrid's redbcast runs the selected reduce and bcast, for instance). */
 static const char *smpi_name(const char *alg)
 {
     return g_str_has_prefix(alg, "smpi:") ? alg + 5 : NULL;
+}
+
+static gboolean smpi_word(const char *w)
+{
+    return *w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(w);
+}
+
+static gboolean smpi_spec_ok(const char *spec)
+{
+    g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+    if (!smpi_word(parts[0]))
+        return FALSE;
+    for (int i = 1; parts[i]; i++) {
+        char *eq = strchr(parts[i], '=');
+        if (!eq)
+            return FALSE;
+        *eq = 0;
+        if (!smpi_word(parts[i]) || !smpi_word(eq + 1)) /* any SimGrid collective: gather, scatter... */
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* An algorithm spec is NAME or NAME:param=value[:param=value]; values take K, M, G suffixes.  Checks it and,
+ * when `params` is given, writes the overrides as the bench driver's "param=value,..." (or "-"). */
+static gboolean alg_spec_params(pact_coll coll, const char *spec, GString *params, GError **err)
+{
+    g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+    const pact_alg *alg = pact_alg_find(coll, parts[0]);
+    if (!alg) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "--algs: unknown %s algorithm '%s' (pact list algorithms --coll %s)",
+                    pact_coll_name(coll), parts[0], pact_coll_name(coll));
+        return FALSE;
+    }
+    for (int i = 1; parts[i]; i++) {
+        char *eq = strchr(parts[i], '=');
+        guint64 v = 0;
+        int k = 0;
+        if (eq)
+            *eq = 0;
+        while (k < PACT_MAX_PARAMS && alg->params[k].name && strcmp(alg->params[k].name, parts[i]))
+            k++;
+        if (!eq || k == PACT_MAX_PARAMS || !alg->params[k].name || pact_parse_size(eq + 1, &v) != PACT_OK ||
+            v > G_MAXLONG) {
+            GString *names = g_string_new(NULL);
+            for (int j = 0; j < PACT_MAX_PARAMS && alg->params[j].name; j++)
+                g_string_append_printf(names, "%s%s", j ? ", " : "", alg->params[j].name);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "--algs %s: expected %s:param=value with param one of: %s", spec, parts[0],
+                        names->len ? names->str : "(none)");
+            g_string_free(names, TRUE);
+            return FALSE;
+        }
+        if (params)
+            g_string_append_printf(params, "%s%s=%" G_GUINT64_FORMAT, params->len ? "," : "", parts[i], v);
+    }
+    if (params && params->len == 0)
+        g_string_append(params, "-");
+    return TRUE;
 }
 
 gboolean pact_sweep_validate(pact_sweep *s, GError **err)
@@ -88,11 +150,15 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
     for (guint i = 0; i < s->algs->len; i++) {
         const char *a = s->algs->pdata[i];
         const char *sm = smpi_name(a);
-        if (sm ? !*sm || strspn(sm, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(sm)
-               : !pact_alg_find(s->coll, a)) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--algs: unknown %s algorithm '%s' (pact list algorithms --coll %s)",
-                        pact_coll_name(s->coll), a, pact_coll_name(s->coll));
+        if (sm) {
+            if (!smpi_spec_ok(sm)) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "--algs %s: expected smpi:NAME or smpi:NAME:collective=NAME (e.g. "
+                            "smpi:redbcast:reduce=ompi_basic_linear:bcast=flattree)",
+                            a);
+                return FALSE;
+            }
+        } else if (!alg_spec_params(s->coll, a, NULL, err)) {
             return FALSE;
         }
         for (guint j = 0; j < i; j++)
@@ -237,17 +303,23 @@ static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
     pact_sweep *s = x->s;
     int P = s->nodes * s->ppn;
     size_t es = pact_dtype_size(s->dtype);
-    GString *plan = g_string_new("# cell coll alg count dtype op root reps gamma pattern\n");
+    GString *plan = g_string_new("# cell coll alg count dtype op root reps gamma pattern params\n");
     int n = 0;
     for (guint i = 0; i < x->cells->len; i++) {
         cell_t *c = x->cells->pdata[i];
         const char *alg = s->algs->pdata[c->alg];
         if (c->phase != phase || g_strcmp0(smpi_name(alg), smpi_alg) != 0)
             continue;
-        g_string_append_printf(plan, "%u %s %s %" G_GUINT64_FORMAT " %s %s %d %d %.17g %s\n", i,
-                               pact_coll_name(s->coll), smpi_alg ? "mpi" : alg,
+        g_autoptr(GString) params = g_string_new(NULL);
+        g_auto(GStrv) name = g_strsplit(alg, ":", 2);
+        if (smpi_alg)
+            g_string_assign(params, "-");
+        else
+            alg_spec_params(s->coll, alg, params, NULL); /* validated before */
+        g_string_append_printf(plan, "%u %s %s %" G_GUINT64_FORMAT " %s %s %d %d %.17g %s %s\n", i,
+                               pact_coll_name(s->coll), smpi_alg ? "mpi" : name[0],
                                g_array_index(s->sizes, guint64, c->size) / es, s->dtype, s->op, s->root,
-                               s->reps, x->gamma, c->pattern_file);
+                               s->reps, x->gamma, c->pattern_file, params->str);
         n++;
     }
     if (n == 0) {
@@ -255,6 +327,7 @@ static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
         return TRUE;
     }
     g_autofree char *tag = g_strdup_printf("%d-%s", phase, smpi_alg ? smpi_alg : "pact");
+    g_strdelimit(tag, ":=", '-');
     g_autofree char *plan_name = g_strdup_printf("plan-%s.txt", tag);
     g_autofree char *out_name = g_strdup_printf("bench-%s.csv", tag);
     g_autofree char *plan_path = g_build_filename(x->run, plan_name, NULL);
@@ -275,8 +348,15 @@ static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
     g_ptr_array_add(argv, g_strdup("hostfile"));
     for (const char *const *c = pact_smpi_cfg(); *c; c++)
         g_ptr_array_add(argv, g_strdup(*c));
-    if (smpi_alg)
-        g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/%s:%s", pact_coll_name(s->coll), smpi_alg));
+    if (smpi_alg) {
+        g_auto(GStrv) parts = g_strsplit(smpi_alg, ":", -1);
+        g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/%s:%s", pact_coll_name(s->coll), parts[0]));
+        for (int i = 1; parts[i]; i++) { /* collective=NAME, validated */
+            char *eq = strchr(parts[i], '=');
+            *eq = 0;
+            g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/%s:%s", parts[i], eq + 1));
+        }
+    }
     g_ptr_array_add(argv, g_strdup(x->bench));
     g_ptr_array_add(argv, g_strdup("--plan"));
     g_ptr_array_add(argv, g_strdup(plan_name));

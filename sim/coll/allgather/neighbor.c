@@ -1,0 +1,51 @@
+/*
+ * allgather neighbor
+ *
+ * Source:  Open MPI ompi_coll_base_allgather_intra_neighborexchange
+ * (ompi/mca/coll/base/coll_base_allgather.c), after Chen et al., HPCAsia'05: P/2 blocking sendrecvs,
+ * alternately with the two ring neighbours. Step 0 swaps the own block with neighbour 0 (rank+1 for even
+ * ranks, rank-1 for odd ones); every later step forwards the pair of blocks received last and receives the
+ * next pair (pairs start at even block indices, so they never wrap).  For odd P Open MPI falls back to the
+ * ring, and so does pact. Restrict: none (ring when P is odd). Cost:     (P/2)*alpha + (P-1)*beta*m, m =
+ * count*elem_size.
+ *
+ *   P = 6, rank 2 (even): step 0 <-> 3 gets block 3; step 1 <-> 1 gets blocks 0,1; step 2 <-> 3 gets 4,5.
+ */
+#include "pact_sim.h"
+
+int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
+{
+    const size_t n = a->count;
+    const int rank = a->rank, p = a->size;
+    if (p % 2)
+        return pact_allgather_ring_build(s, a);
+    if (n == 0)
+        return PACT_OK;
+
+    const int even = rank % 2 == 0;
+    const int nb[2] = {even ? (rank + 1) % p : (rank - 1 + p) % p,
+                       even ? (rank - 1 + p) % p : (rank + 1) % p};
+    const int step[2] = {even ? 2 : -2, even ? -2 : 2};
+    int from[2] = {even ? rank : nb[0], even ? rank : nb[0]};
+
+    int c = pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, 0, n));
+    int pr = pact_recv(s, nb[0], pact_sl(PACT_BUF_RECV, (size_t)nb[0] * n, n));
+    int ps = pact_send(s, nb[0], pact_sl(PACT_BUF_RECV, (size_t)rank * n, n));
+    pact_after(s, c);
+
+    int send_first = even ? rank : from[0]; /* the pair starting at this block goes out next */
+    for (int i = 1; i < p / 2; i++) {
+        const int par = i % 2;
+        from[par] = (from[par] + step[par] + p) % p;
+        int r = pact_recv(s, nb[par], pact_sl(PACT_BUF_RECV, (size_t)from[par] * n, 2 * n));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        int x = pact_send(s, nb[par], pact_sl(PACT_BUF_RECV, (size_t)send_first * n, 2 * n));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        send_first = from[par];
+        pr = r;
+        ps = x;
+    }
+    return PACT_OK;
+}

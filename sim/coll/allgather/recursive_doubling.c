@@ -1,0 +1,41 @@
+/*
+ * allgather recursive_doubling
+ *
+ * Source:  Open MPI ompi_coll_base_allgather_intra_recursivedoubling
+ * (ompi/mca/coll/base/coll_base_allgather.c): the own block is copied into RECV[rank]; at distance d = 1, 2,
+ * 4, ... a blocking sendrecv with rank^d swaps the 2^k blocks gathered so far, which stay contiguous in RECV.
+ * For P not a power of two Open MPI falls back to the Bruck algorithm, and so does pact. Restrict: none
+ * (Bruck when P is not a power of two). Cost:     log2(P)*alpha + (P-1)*beta*m, m = count*elem_size.
+ *
+ *   P = 4:  d = 1: {0,1} and {2,3} swap one block;  d = 2: {0,2} and {1,3} swap two blocks.
+ */
+#include "pact_sim.h"
+
+int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args *a)
+{
+    const size_t n = a->count;
+    const int rank = a->rank, p = a->size;
+    if (!pact_is_pof2(p))
+        return pact_allgather_bruck_build(s, a);
+    if (n == 0)
+        return PACT_OK;
+
+    int pr = pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, 0, n));
+    int ps = -1;
+    int first = rank; /* first block of the run gathered so far */
+    for (int d = 1; d < p; d <<= 1) {
+        const int remote = rank ^ d;
+        const int rfirst = rank < remote ? first + d : first - d;
+        int r = pact_recv(s, remote, pact_sl(PACT_BUF_RECV, (size_t)rfirst * n, (size_t)d * n));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        int x = pact_send(s, remote, pact_sl(PACT_BUF_RECV, (size_t)first * n, (size_t)d * n));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        if (rank > remote)
+            first = rfirst;
+        pr = r;
+        ps = x;
+    }
+    return PACT_OK;
+}

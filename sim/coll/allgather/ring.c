@@ -1,0 +1,35 @@
+/*
+ * allgather ring
+ *
+ * Source:  Open MPI ompi_coll_base_allgather_intra_ring (ompi/mca/coll/base/coll_base_allgather.c):
+ *          the own block is copied into RECV[rank]; at step i = 0..P-2 a blocking sendrecv passes block
+ *          (rank-i) to rank+1 and receives block (rank-i-1) from rank-1.  SimGrid's "NTSLR" is this ring;
+ *          its allgather "ring" is a different algorithm (each rank sends its own block to rank+i at step i).
+ * Restrict: none.
+ * Cost:     (P-1)*(alpha + beta*m), m = count*elem_size.
+ */
+#include "pact_sim.h"
+
+int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a)
+{
+    const size_t n = a->count;
+    const int rank = a->rank, p = a->size;
+    if (n == 0)
+        return PACT_OK;
+
+    const int right = (rank + 1) % p, left = (rank + p - 1) % p;
+    int pr = pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, 0, n));
+    int ps = -1;
+    for (int i = 0; i < p - 1; i++) {
+        int rblk = (rank - i - 1 + 2 * p) % p, sblk = (rank - i + p) % p;
+        int r = pact_recv(s, left, pact_sl(PACT_BUF_RECV, (size_t)rblk * n, n));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        int x = pact_send(s, right, pact_sl(PACT_BUF_RECV, (size_t)sblk * n, n));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        pr = r;
+        ps = x;
+    }
+    return PACT_OK;
+}

@@ -1,0 +1,43 @@
+/*
+ * allreduce nonoverlapping
+ *
+ * Source:   Open MPI ompi_coll_base_allreduce_intra_nonoverlapping (coll_base_allreduce.c in
+ *           ompi/mca/coll/base): the communicator's reduce to rank 0, then the communicator's broadcast
+ *           from rank 0; the broadcast starts once the reduce has completed on this rank, so no segment of
+ *           the result is broadcast while the reduce is still running.  Open MPI takes whatever reduce and
+ *           bcast the communicator selected; pact takes them from the parameters "reduce" and "bcast" (Open
+ *           MPI coll_tuned ids), each run with its default parameters.  In place, rank 0 reduces in place
+ *           and the other ranks pass their receive buffer as the send buffer, as there.
+ * Restrict: those of the chosen reduce and bcast (checked here, for the arguments they get).
+ * Cost:     T(reduce) + T(bcast); with the defaults (binomial both, unsegmented) about
+ *           2*ceil(log2 P)*(alpha + beta*m) + ceil(log2 P)*gamma*m.
+ */
+#include "pact_sim.h"
+
+/* Builds the part `c` with the algorithm of Open MPI id `id`, rooted at 0. */
+static int part(pact_sched *s, const pact_build_args *a, pact_coll c, long id, int inplace)
+{
+    const pact_alg *alg = pact_alg_find_ompi(c, (int)id);
+    if (!alg || !alg->build)
+        return PACT_ERR_ARG;
+    pact_build_args b = *a;
+    b.coll = c;
+    b.root = 0;
+    b.inplace = inplace;
+    pact_args_defaults(alg, &b);
+    int rc = pact_alg_applies(alg, &b, NULL);
+    if (rc != PACT_OK)
+        return rc;
+    return alg->build(s, &b);
+}
+
+int pact_allreduce_nonoverlapping_build(pact_sched *s, const pact_build_args *a)
+{
+    if (a->count == 0)
+        return PACT_OK;
+    int rc = part(s, a, PACT_COLL_REDUCE, a->params[0], a->inplace && a->rank == 0);
+    if (rc != PACT_OK)
+        return rc;
+    pact_fence(s);
+    return part(s, a, PACT_COLL_BCAST, a->params[1], 0);
+}

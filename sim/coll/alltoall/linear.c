@@ -1,0 +1,27 @@
+/*
+ * alltoall linear
+ *
+ * Source:  Open MPI ompi_coll_base_alltoall_intra_basic_linear (ompi/mca/coll/base/coll_base_alltoall.c):
+ *          the own block is copied SEND -> RECV first; then every receive is posted (from rank+1, rank+2, ...
+ *          upwards) before every send (to rank-1, rank-2, ... downwards), and all of them are waited for at
+ *          once.  Open MPI posts the sends in the reverse order so that messages tend to arrive in the order
+ *          in which their receives were posted.
+ * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
+ * Cost:     (P-1)*alpha + (P-1)/P*beta*m, with m = P*count*elem_size; all messages in flight together.
+ */
+#include "pact_sim.h"
+
+int pact_alltoall_linear_build(pact_sched *s, const pact_build_args *a)
+{
+    const size_t n = a->count;
+    const int rank = a->rank, p = a->size;
+    if (n == 0) /* MPI_Alltoall returns at once when nothing is exchanged */
+        return PACT_OK;
+
+    pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, (size_t)rank * n, n));
+    for (int i = (rank + 1) % p; i != rank; i = (i + 1) % p)
+        pact_recv(s, i, pact_sl(PACT_BUF_RECV, (size_t)i * n, n));
+    for (int i = (rank + p - 1) % p; i != rank; i = (i + p - 1) % p)
+        pact_send(s, i, pact_sl(PACT_BUF_SEND, (size_t)i * n, n));
+    return PACT_OK;
+}

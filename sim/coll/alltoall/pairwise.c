@@ -1,0 +1,39 @@
+/*
+ * alltoall pairwise
+ *
+ * Source:  Open MPI ompi_coll_base_alltoall_intra_pairwise (ompi/mca/coll/base/coll_base_alltoall.c):
+ *          step k = 1..P-1 is a blocking sendrecv that sends block (rank+k) to rank+k and receives block
+ *          (rank-k) from rank-k; step P is the sendrecv with itself, i.e. the local copy of the own block,
+ *          which Open MPI does last.  SimGrid's alltoall "ring" is this exchange (its "pair" pairs rank
+ *          with rank^k instead).
+ * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
+ * Cost:     (P-1)*(alpha + beta*m/P), m = P*count*elem_size.
+ *
+ *   P = 4, rank 1:  step 1 -> 2 / <- 0,  step 2 -> 3 / <- 3,  step 3 -> 0 / <- 2,  then copy block 1.
+ */
+#include "pact_sim.h"
+
+int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a)
+{
+    const size_t n = a->count;
+    const int rank = a->rank, p = a->size;
+    if (n == 0)
+        return PACT_OK;
+
+    int pr = -1, ps = -1; /* the previous sendrecv: the next one starts when both halves completed */
+    for (int k = 1; k < p; k++) {
+        int to = (rank + k) % p, from = (rank + p - k) % p;
+        int r = pact_recv(s, from, pact_sl(PACT_BUF_RECV, (size_t)from * n, n));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        int x = pact_send(s, to, pact_sl(PACT_BUF_SEND, (size_t)to * n, n));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        pr = r;
+        ps = x;
+    }
+    pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, (size_t)rank * n, n));
+    pact_after(s, pr);
+    pact_after(s, ps);
+    return PACT_OK;
+}

@@ -1,0 +1,47 @@
+/* binomial_scatter.h - the binomial-tree scatter that opens Open MPI's scatter_allgather and
+ * scatter_allgather_ring broadcasts (ompi_coll_base_bcast_intra_scatter_allgather[_ring]). */
+#ifndef PACT_BCAST_BINOMIAL_SCATTER_H
+#define PACT_BCAST_BINOMIAL_SCATTER_H
+
+#include "pact_sim.h"
+
+/* Elements virtual rank v (rank relative to the root) holds after the scatter: its subtree's blocks of
+ * sc elements, [v*sc, (v + lowbit(v))*sc), clipped to the n elements there are. */
+static inline size_t pact_bcast_scatter_span(int v, size_t n, size_t sc)
+{
+    if (v == 0)
+        return n;
+    size_t lo = (size_t)v * sc, hi = (size_t)(v + (v & -v)) * sc;
+    if (lo >= n)
+        return 0;
+    return (hi < n ? hi : n) - lo;
+}
+
+/*
+ * Emits the scatter of n elements of RECV in blocks of sc elements: a rank receives its subtree's blocks
+ * from its parent (blocking, as in Open MPI), then hands each child, largest subtree first, the part of
+ * them the child's subtree owns.  Receives and sends of nothing are skipped, as Open MPI skips them.
+ * Returns the last operation emitted (-1 when none): everything after the scatter waits for it.
+ */
+static inline int pact_bcast_binomial_scatter(pact_sched *s, int rank, int p, int root, size_t n, size_t sc)
+{
+    const int v = (rank - root + p) % p;
+    size_t curr = pact_bcast_scatter_span(v, n, sc);
+    int last = -1, mask = 1;
+    while (mask < p && !(v & mask))
+        mask <<= 1;
+    if (v != 0 && curr > 0)
+        last = pact_recv(s, (rank - mask + p) % p, pact_sl(PACT_BUF_RECV, (size_t)v * sc, curr));
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        size_t keep = (size_t)mask * sc;
+        if (v + mask >= p || curr <= keep)
+            continue;
+        int x = pact_send(s, (rank + mask) % p, pact_sl(PACT_BUF_RECV, (size_t)(v + mask) * sc, curr - keep));
+        pact_after(s, last);
+        last = x;
+        curr = keep;
+    }
+    return last;
+}
+
+#endif

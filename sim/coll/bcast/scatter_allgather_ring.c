@@ -1,0 +1,58 @@
+/*
+ * bcast scatter_allgather_ring
+ *
+ * Source:   Open MPI ompi_coll_base_bcast_intra_scatter_allgather_ring
+ *           (ompi/mca/coll/base/coll_base_bcast.c): a binomial-tree scatter of ceil(count/P)-element blocks
+ *           (binomial_scatter.h), then a ring allgather of P-1 blocking sendrecv steps (send to rank+1,
+ *           receive from rank-1; block v is the one of virtual rank v = rank - root).  With count < P Open
+ *           MPI switches to basic_linear, and so does pact.  Blocks past the end of the buffer are empty;
+ *           their zero-length messages are kept, as Open MPI sends them.
+ * Restrict: none (falls back to basic_linear when count < P).
+ * Cost:     (log2(P) + P - 1)*alpha + 2*beta*m*(P-1)/P.
+ *
+ *   P = 4, root 0: after the scatter rank v holds block v; step i sends block v-i+1 to the right and
+ *   receives block v-i from the left:
+ *   0: [0...] [0..3] [0.23] [0123]
+ *   1: [.1..] [01..] [01.3] [0123]
+ *   2: [..2.] [.12.] [012.] [0123]
+ *   3: [...3] [..23] [.123] [0123]
+ */
+#include "binomial_scatter.h"
+
+static pact_slice block(int b, size_t n, size_t sc)
+{
+    size_t lo = (size_t)b * sc;
+    if (lo >= n)
+        return pact_sl(PACT_BUF_RECV, n, 0);
+    return pact_sl(PACT_BUF_RECV, lo, n - lo < sc ? n - lo : sc);
+}
+
+int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args *a)
+{
+    const size_t n = a->count;
+    const int rank = a->rank, p = a->size, root = a->root;
+    if (n == 0 || p < 2)
+        return PACT_OK;
+    if (n < (size_t)p)
+        return pact_bcast_basic_linear_build(s, a);
+
+    const size_t sc = (n + (size_t)p - 1) / (size_t)p;
+    const int v = (rank - root + p) % p;
+    const int left = (rank - 1 + p) % p, right = (rank + 1) % p;
+    int pr = pact_bcast_binomial_scatter(s, rank, p, root, n, sc), ps = -1;
+
+    int send_block = v, recv_block = (v - 1 + p) % p;
+    for (int i = 1; i < p; i++) {
+        int r = pact_recv(s, left, block(recv_block, n, sc));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        int x = pact_send(s, right, block(send_block, n, sc));
+        pact_after(s, pr);
+        pact_after(s, ps);
+        pr = r;
+        ps = x;
+        send_block = recv_block;
+        recv_block = (recv_block - 1 + p) % p;
+    }
+    return PACT_OK;
+}

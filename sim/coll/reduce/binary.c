@@ -1,0 +1,29 @@
+/*
+ * reduce binary
+ *
+ * Source:  Open MPI ompi_coll_base_reduce_intra_binary (ompi/mca/coll/base/coll_base_reduce.c):
+ *          ompi_coll_base_reduce_generic (sim/coll/reduce/tree_generic.c) over the breadth-first binary
+ *          tree (ompi_coll_base_topo_build_tree with fanout 2, ranks shifted by the root), segments of
+ *          `segsize` bytes.  Defaults are coll_tuned's for a forced algorithm: segsize 0 (one segment),
+ *          max_requests 0 (no limit).
+ * Restrict: commutative operation (the subtrees are not contiguous in rank order).
+ * Cost:     with S segments of s = m/S bytes: (floor(log2 P) + S - 1)*(2*alpha + 2*beta*s + 2*gamma*s).
+ *
+ *   P = 7, root 0:        0
+ *                       /   \
+ *                      1     2
+ *                     / \   / \
+ *                    3   5 4   6
+ */
+#include "../common.h"
+#include "../topo.h"
+
+int pact_reduce_binary_build(pact_sched *s, const pact_build_args *a)
+{
+    pact_tree t;
+    int rc = pact_topo_tree(PACT_TREE_KARY, 2, a->rank, a->size, a->root, &t);
+    if (rc != PACT_OK)
+        return rc;
+    return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
+                                    PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[1]);
+}

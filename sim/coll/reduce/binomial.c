@@ -1,0 +1,26 @@
+/*
+ * reduce binomial
+ *
+ * Source:  Open MPI ompi_coll_base_reduce_intra_binomial (ompi/mca/coll/base/coll_base_reduce.c):
+ *          ompi_coll_base_reduce_generic (sim/coll/reduce/tree_generic.c) over the in-order binomial tree
+ *          (ompi_coll_base_topo_build_in_order_bmtree, ranks shifted by the root: the parent of v is v
+ *          without its lowest set bit; children are received nearest first), segments of `segsize`
+ *          bytes.  Defaults are coll_tuned's for a forced algorithm: segsize 0 (one segment),
+ *          max_requests 0 (no limit).
+ * Restrict: commutative operation (a rank puts its children's data before its own).
+ * Cost:     unsegmented: ceil(log2 P)*(alpha + beta*m + gamma*m).
+ *
+ *   P = 8, root 0:   0 <- 1, 0 <- 2 <- 3, 0 <- 4 <- 5, 4 <- 6 <- 7   (0 receives from 1, 2, 4 in turn)
+ */
+#include "../common.h"
+#include "../topo.h"
+
+int pact_reduce_binomial_build(pact_sched *s, const pact_build_args *a)
+{
+    pact_tree t;
+    int rc = pact_topo_tree(PACT_TREE_IN_ORDER_BINOMIAL, 0, a->rank, a->size, a->root, &t);
+    if (rc != PACT_OK)
+        return rc;
+    return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
+                                    PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[1]);
+}

@@ -1,0 +1,26 @@
+/*
+ * reduce chain
+ *
+ * Source:  Open MPI ompi_coll_base_reduce_intra_chain (ompi/mca/coll/base/coll_base_reduce.c):
+ *          ompi_coll_base_reduce_generic (sim/coll/reduce/tree_generic.c) over `fanout` chains hanging off
+ *          the root (ompi_coll_base_topo_build_chain, ranks shifted by the root), segments of `segsize`
+ *          bytes flowing up each chain.  Defaults are coll_tuned's for a forced algorithm: segsize 0 (one
+ *          segment), chain fanout 4 (coll_tuned_init_chain_fanout), max_requests 0 (no limit).
+ * Restrict: commutative operation (a rank combines its children's data before its own).
+ * Cost:     with S segments of s = m/S bytes and chains of L = ceil((P-1)/fanout) ranks:
+ *           (L + S - 1)*(alpha + beta*s + gamma*s), plus the root's fanout-way fan-in per segment.
+ *
+ *   P = 9, fanout 4, root 0:   0 <- 1 <- 2,  0 <- 3 <- 4,  0 <- 5 <- 6,  0 <- 7 <- 8
+ */
+#include "../common.h"
+#include "../topo.h"
+
+int pact_reduce_chain_build(pact_sched *s, const pact_build_args *a)
+{
+    pact_tree t;
+    int rc = pact_topo_tree(PACT_TREE_CHAIN, (int)a->params[1], a->rank, a->size, a->root, &t);
+    if (rc != PACT_OK)
+        return rc;
+    return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
+                                    PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[2]);
+}

@@ -1,0 +1,23 @@
+/*
+ * reduce pipeline
+ *
+ * Source:  Open MPI ompi_coll_base_reduce_intra_pipeline (ompi/mca/coll/base/coll_base_reduce.c):
+ *          ompi_coll_base_reduce_generic (sim/coll/reduce/tree_generic.c) over a single chain
+ *          root <- root+1 <- ... <- root+P-1 (ompi_coll_base_topo_build_chain with fanout 1), segments of
+ *          `segsize` bytes.  Defaults are coll_tuned's for a forced algorithm: segsize 0 (one segment, i.e.
+ *          no pipelining), max_requests 0 (no limit).
+ * Restrict: commutative operation (a rank combines the data from above before its own).
+ * Cost:     with S segments of s = m/S bytes: (P + S - 2)*(alpha + beta*s + gamma*s).
+ */
+#include "../common.h"
+#include "../topo.h"
+
+int pact_reduce_pipeline_build(pact_sched *s, const pact_build_args *a)
+{
+    pact_tree t;
+    int rc = pact_topo_tree(PACT_TREE_CHAIN, 1, a->rank, a->size, a->root, &t);
+    if (rc != PACT_OK)
+        return rc;
+    return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
+                                    PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[1]);
+}

@@ -1,0 +1,167 @@
+/*
+ * reduce rabenseifner
+ *
+ * Source:   Open MPI ompi_coll_base_reduce_intra_redscat_gather (ompi/mca/coll/base/coll_base_reduce.c):
+ *           Rabenseifner's reduce, a reduce-scatter by recursive vector halving and distance doubling
+ *           followed by a binomial gather of the pieces to the root.  For P not a power of two the first
+ *           2r ranks (r = P - 2^floor(log2 P)) pair up first: each even rank keeps the left half, each odd
+ *           rank the right half, they exchange and reduce the halves, and the odd rank hands its reduced
+ *           half to the even one and sits out.  Any root: an even root among the first 2r ranks or a root
+ *           above them is a virtual rank of the gather; an odd root among them (which sat out) receives
+ *           virtual rank 0's piece from rank 0 and takes its place in the gather.  As in Open MPI, with
+ *           P < 2, count < 2^floor(log2 P) or a non-commutative operation it runs basic linear instead
+ *           (reduce "linear").  Non-root ranks work in TMP1 (Open MPI's temporary receive buffer).
+ * Restrict: none (falls back as above).
+ * Cost:     2*log2(P)*alpha + 2*beta*m*(P-1)/P + gamma*m*(P-1)/P  (P a power of two).
+ *
+ *   P = 4, root 0, blocks a b c d:
+ *   reduce-scatter distance 1: 0<->1, 2<->3 exchange halves;  distance 2: 0<->2, 1<->3 exchange quarters
+ *     rank 0 holds a, rank 2 holds b, rank 1 holds c, rank 3 holds d (reduced over all)
+ *   gather, in reverse:  distance 2: 2 -> 0 (b), 3 -> 1 (d);  distance 1: 1 -> 0 (c d)
+ */
+#include "pact_sim.h"
+
+#define MAXSTEPS 32
+
+int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
+{
+    const size_t n = a->count;
+    const int rank = a->rank, p = a->size, root = a->root;
+    if (n == 0)
+        return PACT_OK;
+    const int pof2 = pact_pof2_floor(p);
+    if (pof2 < 2 || n < (size_t)pof2 || !a->commutative)
+        return pact_reduce_linear_build(s, a);
+
+    int nsteps = 0;
+    while ((1 << nsteps) < pof2)
+        nsteps++;
+    const int rem = p - pof2;
+    const uint32_t rbuf = rank == root ? PACT_BUF_RECV : PACT_BUF_TMP1;
+    const uint32_t tmp = PACT_BUF_TMP0;
+    pact_need(s, PACT_BUF_TMP0, n);
+    if (rank != root)
+        pact_need(s, PACT_BUF_TMP1, n);
+
+    /* Open MPI's steps are blocking: each waits for both halves of the previous sendrecv (d0, d1). */
+    int d0 = pact_copy(s, pact_sl(rbuf, 0, n), pact_sl(PACT_BUF_SEND, 0, n)), d1 = -1;
+    int vrank;
+    if (rank < 2 * rem) {
+        const size_t lh = n / 2, rh = n - lh;
+        if (rank % 2) { /* keeps the right half, returns it reduced to rank - 1 and sits out */
+            int r = pact_recv(s, rank - 1, pact_sl(tmp, lh, rh));
+            pact_after(s, d0);
+            int x = pact_send(s, rank - 1, pact_sl(rbuf, 0, lh));
+            pact_after(s, d0);
+            int red = pact_reduce(s, pact_sl(rbuf, lh, rh), pact_sl(tmp, lh, rh));
+            pact_after(s, r);
+            pact_after(s, x);
+            d0 = pact_send(s, rank - 1, pact_sl(rbuf, lh, rh));
+            pact_after(s, red);
+            vrank = -1;
+        } else {
+            int r = pact_recv(s, rank + 1, pact_sl(tmp, 0, lh));
+            pact_after(s, d0);
+            int x = pact_send(s, rank + 1, pact_sl(rbuf, lh, rh));
+            pact_after(s, d0);
+            int red = pact_reduce(s, pact_sl(rbuf, 0, lh), pact_sl(tmp, 0, lh));
+            pact_after(s, r);
+            pact_after(s, x);
+            d0 = pact_recv(s, rank + 1, pact_sl(rbuf, lh, rh));
+            pact_after(s, red);
+            vrank = rank / 2;
+        }
+    } else {
+        vrank = rank - rem;
+    }
+
+    /* Reduce-scatter: the window [rindex, rindex + rcount) this rank keeps halves each step; the lower
+     * rank of a pair keeps the left half. */
+    size_t rindex[MAXSTEPS], sindex[MAXSTEPS], rcount[MAXSTEPS], scount[MAXSTEPS];
+    if (vrank != -1) {
+        size_t wsize = n, lo = 0;
+        for (int step = 0, mask = 1; mask < pof2; mask <<= 1, step++) {
+            const int vdest = vrank ^ mask;
+            const int dest = vdest < rem ? vdest * 2 : vdest + rem;
+            if (rank < dest) {
+                rcount[step] = wsize / 2;
+                scount[step] = wsize - rcount[step];
+                rindex[step] = lo;
+                sindex[step] = lo + rcount[step];
+            } else {
+                scount[step] = wsize / 2;
+                rcount[step] = wsize - scount[step];
+                sindex[step] = lo;
+                rindex[step] = lo + scount[step];
+            }
+            int r = pact_recv(s, dest, pact_sl(tmp, rindex[step], rcount[step]));
+            pact_after(s, d0);
+            pact_after(s, d1);
+            int x = pact_send(s, dest, pact_sl(rbuf, sindex[step], scount[step]));
+            pact_after(s, d0);
+            pact_after(s, d1);
+            d0 = pact_reduce(s, pact_sl(rbuf, rindex[step], rcount[step]),
+                             pact_sl(tmp, rindex[step], rcount[step]));
+            pact_after(s, r);
+            pact_after(s, x);
+            d1 = -1;
+            lo = rindex[step];
+            wsize = rcount[step];
+        }
+    }
+
+    /* An odd root among the first 2r ranks sat out: it takes virtual rank 0's windows and piece. */
+    int vroot;
+    const int odd_root = root < 2 * rem && root % 2;
+    if (odd_root) {
+        vroot = 0;
+        if (rank == root) {
+            size_t wsize = n;
+            for (int step = 0; step < nsteps; step++) {
+                rcount[step] = wsize / 2;
+                scount[step] = wsize - rcount[step];
+                rindex[step] = 0;
+                sindex[step] = rcount[step];
+                wsize /= 2;
+            }
+            int r = pact_recv(s, 0, pact_sl(rbuf, 0, rcount[nsteps - 1]));
+            pact_after(s, d0);
+            pact_after(s, d1);
+            d0 = r;
+            d1 = -1;
+            vrank = 0;
+        } else if (vrank == 0) {
+            int x = pact_send(s, root, pact_sl(rbuf, 0, rcount[nsteps - 1]));
+            pact_after(s, d0);
+            pact_after(s, d1);
+            d0 = x;
+            d1 = -1;
+            vrank = -1;
+        }
+    } else {
+        vroot = root < 2 * rem ? root / 2 : root - rem;
+    }
+
+    /* Binomial gather to the virtual root, in the reverse order of the reduce-scatter: a rank sends its
+     * window to the partner on the root's side and leaves, or receives the partner's window. */
+    if (vrank != -1) {
+        for (int step = nsteps - 1, mask = pof2 >> 1; mask > 0; mask >>= 1, step--) {
+            const int vdest = vrank ^ mask;
+            int dest = vdest < rem ? vdest * 2 : vdest + rem;
+            if (vdest == 0 && odd_root)
+                dest = root;
+            if ((vdest >> step) == (vroot >> step)) {
+                pact_send(s, dest, pact_sl(rbuf, rindex[step], rcount[step]));
+                pact_after(s, d0);
+                pact_after(s, d1);
+                break;
+            }
+            int r = pact_recv(s, dest, pact_sl(rbuf, sindex[step], scount[step]));
+            pact_after(s, d0);
+            pact_after(s, d1);
+            d0 = r;
+            d1 = -1;
+        }
+    }
+    return PACT_OK;
+}
