@@ -1,5 +1,6 @@
-/* binomial_scatter.h - the binomial-tree scatter that opens Open MPI's scatter_allgather and
- * scatter_allgather_ring broadcasts (ompi_coll_base_bcast_intra_scatter_allgather[_ring]). */
+/* binomial_scatter.h - the binomial-tree scatter, and the fallbacks before it, that open Open MPI's
+ * scatter_allgather and scatter_allgather_ring broadcasts
+ * (ompi_coll_base_bcast_intra_scatter_allgather[_ring]). */
 #ifndef PACT_BCAST_BINOMIAL_SCATTER_H
 #define PACT_BCAST_BINOMIAL_SCATTER_H
 
@@ -42,6 +43,31 @@ static inline int pact_bcast_binomial_scatter(pact_sched *s, int rank, int p, in
         curr = keep;
     }
     return last;
+}
+
+/*
+ * What both broadcasts do before their allgathers: nothing for count 0 or one rank; basic_linear when
+ * count < P, as Open MPI switches to it; otherwise the scatter of ceil(count/P)-element blocks.  Returns 1
+ * when the caller goes on with its allgather, on blocks of *sc elements after operation *last; 0 when the
+ * broadcast is complete, with its status in *rc.
+ */
+static inline int pact_bcast_scatter_prelude(pact_sched *s, const pact_build_args *a, int *rc, size_t *sc,
+                                             int *last)
+{
+    const size_t n = a->count;
+    const int p = a->size;
+    int go = 0;
+    *rc = PACT_OK;
+    if (n == 0 || p < 2) {
+        /* nothing to move */
+    } else if (n < (size_t)p) {
+        *rc = pact_bcast_basic_linear_build(s, a);
+    } else {
+        *sc = (n + (size_t)p - 1) / (size_t)p;
+        *last = pact_bcast_binomial_scatter(s, a->rank, p, a->root, n, *sc);
+        go = 1;
+    }
+    return go;
 }
 
 #endif

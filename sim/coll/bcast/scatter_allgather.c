@@ -34,15 +34,13 @@ int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a)
 {
     const size_t n = a->count;
     const int rank = a->rank, p = a->size, root = a->root;
-    if (n == 0 || p < 2)
-        return PACT_OK;
-    if (n < (size_t)p)
-        return pact_bcast_basic_linear_build(s, a);
-
-    const size_t sc = (n + (size_t)p - 1) / (size_t)p;
-    const int v = (rank - root + p) % p;
+    size_t sc;
     /* Each step is blocking: the next one waits for both halves of a sendrecv (dep[0], dep[1]). */
-    int dep[2] = {pact_bcast_binomial_scatter(s, rank, p, root, n, sc), -1};
+    int rc, dep[2] = {-1, -1};
+    if (!pact_bcast_scatter_prelude(s, a, &rc, &sc, &dep[0]))
+        return rc;
+
+    const int v = (rank - root + p) % p;
 
     for (int mask = 1; mask < p; mask <<= 1) {
         const int vremote = v ^ mask;

@@ -31,15 +31,13 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
 {
     const size_t n = a->count;
     const int rank = a->rank, p = a->size, root = a->root;
-    if (n == 0 || p < 2)
-        return PACT_OK;
-    if (n < (size_t)p)
-        return pact_bcast_basic_linear_build(s, a);
+    size_t sc;
+    int rc, pr = -1, ps = -1;
+    if (!pact_bcast_scatter_prelude(s, a, &rc, &sc, &pr))
+        return rc;
 
-    const size_t sc = (n + (size_t)p - 1) / (size_t)p;
     const int v = (rank - root + p) % p;
     const int left = (rank - 1 + p) % p, right = (rank + 1) % p;
-    int pr = pact_bcast_binomial_scatter(s, rank, p, root, n, sc), ps = -1;
 
     int send_block = v, recv_block = (v - 1 + p) % p;
     for (int i = 1; i < p; i++) {

@@ -10,7 +10,9 @@
  *           above them is a virtual rank of the gather; an odd root among them (which sat out) receives
  *           virtual rank 0's piece from rank 0 and takes its place in the gather.  As in Open MPI, with
  *           P < 2, count < 2^floor(log2 P) or a non-commutative operation it runs basic linear instead
- *           (reduce "linear").  Non-root ranks work in TMP1 (Open MPI's temporary receive buffer).
+ *           (reduce "linear").  Non-root ranks work in TMP1 (Open MPI's temporary receive buffer).  The
+ *           copy, the pairing and the reduce-scatter are allreduce rabenseifner's as well, in
+ *           sim/coll/redscat.c.
  * Restrict: none (falls back as above).
  * Cost:     2*log2(P)*alpha + 2*beta*m*(P-1)/P + gamma*m*(P-1)/P  (P a power of two).
  *
@@ -19,9 +21,7 @@
  *     rank 0 holds a, rank 2 holds b, rank 1 holds c, rank 3 holds d (reduced over all)
  *   gather, in reverse:  distance 2: 2 -> 0 (b), 3 -> 1 (d);  distance 1: 1 -> 0 (c d)
  */
-#include "pact_sim.h"
-
-#define MAXSTEPS 32
+#include "../redscat.h"
 
 int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 {
@@ -33,82 +33,15 @@ int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
     if (pof2 < 2 || n < (size_t)pof2 || !a->commutative)
         return pact_reduce_linear_build(s, a);
 
-    int nsteps = 0;
-    while ((1 << nsteps) < pof2)
-        nsteps++;
     const int rem = p - pof2;
     const uint32_t rbuf = rank == root ? PACT_BUF_RECV : PACT_BUF_TMP1;
-    const uint32_t tmp = PACT_BUF_TMP0;
-    pact_need(s, PACT_BUF_TMP0, n);
     if (rank != root)
         pact_need(s, PACT_BUF_TMP1, n);
-
+    pact_redscat rs;
     /* Open MPI's steps are blocking: each waits for both halves of the previous sendrecv (d0, d1). */
-    int d0 = pact_copy(s, pact_sl(rbuf, 0, n), pact_sl(PACT_BUF_SEND, 0, n)), d1 = -1;
-    int vrank;
-    if (rank < 2 * rem) {
-        const size_t lh = n / 2, rh = n - lh;
-        if (rank % 2) { /* keeps the right half, returns it reduced to rank - 1 and sits out */
-            int r = pact_recv(s, rank - 1, pact_sl(tmp, lh, rh));
-            pact_after(s, d0);
-            int x = pact_send(s, rank - 1, pact_sl(rbuf, 0, lh));
-            pact_after(s, d0);
-            int red = pact_reduce(s, pact_sl(rbuf, lh, rh), pact_sl(tmp, lh, rh));
-            pact_after(s, r);
-            pact_after(s, x);
-            d0 = pact_send(s, rank - 1, pact_sl(rbuf, lh, rh));
-            pact_after(s, red);
-            vrank = -1;
-        } else {
-            int r = pact_recv(s, rank + 1, pact_sl(tmp, 0, lh));
-            pact_after(s, d0);
-            int x = pact_send(s, rank + 1, pact_sl(rbuf, lh, rh));
-            pact_after(s, d0);
-            int red = pact_reduce(s, pact_sl(rbuf, 0, lh), pact_sl(tmp, 0, lh));
-            pact_after(s, r);
-            pact_after(s, x);
-            d0 = pact_recv(s, rank + 1, pact_sl(rbuf, lh, rh));
-            pact_after(s, red);
-            vrank = rank / 2;
-        }
-    } else {
-        vrank = rank - rem;
-    }
-
-    /* Reduce-scatter: the window [rindex, rindex + rcount) this rank keeps halves each step; the lower
-     * rank of a pair keeps the left half. */
-    size_t rindex[MAXSTEPS], sindex[MAXSTEPS], rcount[MAXSTEPS], scount[MAXSTEPS];
-    if (vrank != -1) {
-        size_t wsize = n, lo = 0;
-        for (int step = 0, mask = 1; mask < pof2; mask <<= 1, step++) {
-            const int vdest = vrank ^ mask;
-            const int dest = vdest < rem ? vdest * 2 : vdest + rem;
-            if (rank < dest) {
-                rcount[step] = wsize / 2;
-                scount[step] = wsize - rcount[step];
-                rindex[step] = lo;
-                sindex[step] = lo + rcount[step];
-            } else {
-                scount[step] = wsize / 2;
-                rcount[step] = wsize - scount[step];
-                sindex[step] = lo;
-                rindex[step] = lo + scount[step];
-            }
-            int r = pact_recv(s, dest, pact_sl(tmp, rindex[step], rcount[step]));
-            pact_after(s, d0);
-            pact_after(s, d1);
-            int x = pact_send(s, dest, pact_sl(rbuf, sindex[step], scount[step]));
-            pact_after(s, d0);
-            pact_after(s, d1);
-            d0 = pact_reduce(s, pact_sl(rbuf, rindex[step], rcount[step]),
-                             pact_sl(tmp, rindex[step], rcount[step]));
-            pact_after(s, r);
-            pact_after(s, x);
-            d1 = -1;
-            lo = rindex[step];
-            wsize = rcount[step];
-        }
-    }
+    int d0 = pact_redscat_halving(s, a, rbuf, PACT_BUF_TMP0, &rs), d1 = -1;
+    const int nsteps = rs.nsteps;
+    int vrank = rs.vrank;
 
     /* An odd root among the first 2r ranks sat out: it takes virtual rank 0's windows and piece. */
     int vroot;
@@ -118,20 +51,20 @@ int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
         if (rank == root) {
             size_t wsize = n;
             for (int step = 0; step < nsteps; step++) {
-                rcount[step] = wsize / 2;
-                scount[step] = wsize - rcount[step];
-                rindex[step] = 0;
-                sindex[step] = rcount[step];
+                rs.rcount[step] = wsize / 2;
+                rs.scount[step] = wsize - rs.rcount[step];
+                rs.rindex[step] = 0;
+                rs.sindex[step] = rs.rcount[step];
                 wsize /= 2;
             }
-            int r = pact_recv(s, 0, pact_sl(rbuf, 0, rcount[nsteps - 1]));
+            int r = pact_recv(s, 0, pact_sl(rbuf, 0, rs.rcount[nsteps - 1]));
             pact_after(s, d0);
             pact_after(s, d1);
             d0 = r;
             d1 = -1;
             vrank = 0;
         } else if (vrank == 0) {
-            int x = pact_send(s, root, pact_sl(rbuf, 0, rcount[nsteps - 1]));
+            int x = pact_send(s, root, pact_sl(rbuf, 0, rs.rcount[nsteps - 1]));
             pact_after(s, d0);
             pact_after(s, d1);
             d0 = x;
@@ -147,16 +80,16 @@ int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
     if (vrank != -1) {
         for (int step = nsteps - 1, mask = pof2 >> 1; mask > 0; mask >>= 1, step--) {
             const int vdest = vrank ^ mask;
-            int dest = vdest < rem ? vdest * 2 : vdest + rem;
+            int dest = pact_redscat_real(vdest, rem);
             if (vdest == 0 && odd_root)
                 dest = root;
             if ((vdest >> step) == (vroot >> step)) {
-                pact_send(s, dest, pact_sl(rbuf, rindex[step], rcount[step]));
+                pact_send(s, dest, pact_sl(rbuf, rs.rindex[step], rs.rcount[step]));
                 pact_after(s, d0);
                 pact_after(s, d1);
                 break;
             }
-            int r = pact_recv(s, dest, pact_sl(rbuf, sindex[step], scount[step]));
+            int r = pact_recv(s, dest, pact_sl(rbuf, rs.sindex[step], rs.scount[step]));
             pact_after(s, d0);
             pact_after(s, d1);
             d0 = r;
