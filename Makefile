@@ -33,7 +33,7 @@ HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/host/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps sim real test unit integration run bench bench-fidelity install clean check-asan format
+.PHONY: all deps sim real test unit integration run bench bench-fidelity bench-real install clean check-asan format
 
 all: deps $(BIN)/pact sim
 
@@ -97,7 +97,11 @@ run: all
 	    --skew-factor 1.5 --reps 3 -o $(RUN_DIR)
 	@echo "results in $(RUN_DIR)/ (results.csv, summary.txt)"
 
-bench: bench-fidelity
+bench: bench-fidelity bench-real
+
+# pact against Open MPI's same algorithm on 4 real ranks; simulation wall-clock against SMPI at 256 ranks.
+bench-real: all real
+	bash scripts/bench-real.sh | tee results/bench-real-$(shell date +%Y%m%d-%H%M%S).txt
 
 # pact against SimGrid's built-ins, every pair of the registry, 64 and 256 ranks (minutes; see the script).
 bench-fidelity: all
