@@ -46,7 +46,7 @@ if [ "$ONLY" != sim ]; then
         while read -r alg id; do
             sizes=$SIZES
             if [ "$coll" = alltoall ]; then # NP blocks per buffer: stop at 1 MiB blocks
-                sizes=$(for z in ${SIZES//,/ }; do [ "$(bytes "$z")" -le 1048576 ] && echo "$z"; done | paste -sd,)
+                sizes=$(for z in ${SIZES//,/ }; do if [ "$(bytes "$z")" -le 1048576 ]; then echo "$z"; fi; done | paste -sd,)
             fi
             plan "$coll" "$alg" "$sizes" "$REPS" >"$OUT/plan-$coll-$alg"
             plan "$coll" mpi "$sizes" "$REPS" >"$OUT/plan-$coll-mpi-$id"
