@@ -36,29 +36,12 @@ typedef struct {
 static int setup(const pact_sched *s, rstate_t *r)
 {
     size_t n = s->nops;
-    r->pending = calloc(n + 1, sizeof(uint32_t));
-    r->succ_first = calloc(n + 2, sizeof(uint32_t));
-    r->succ = malloc((s->ndeps + 1) * sizeof(uint32_t));
+    if (pact_sched_successors(s, &r->pending, &r->succ_first, &r->succ) != PACT_OK)
+        return PACT_ERR_NOMEM;
     r->ready.v = malloc((n + 1) * sizeof(uint32_t));
     r->blocked = malloc((n + 1) * sizeof(uint32_t));
-    uint32_t *fill = calloc(n + 1, sizeof(uint32_t));
-    if (!r->pending || !r->succ_first || !r->succ || !r->ready.v || !r->blocked || !fill) {
-        free(fill);
+    if (!r->ready.v || !r->blocked)
         return PACT_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < n; i++) {
-        r->pending[i] = s->ops[i].ndeps;
-        for (uint32_t d = 0; d < s->ops[i].ndeps; d++)
-            r->succ_first[pact_op_deps(s, i)[d] + 1]++;
-    }
-    for (size_t i = 0; i < n; i++)
-        r->succ_first[i + 1] += r->succ_first[i];
-    for (size_t i = 0; i < n; i++)
-        for (uint32_t d = 0; d < s->ops[i].ndeps; d++) {
-            uint32_t p = pact_op_deps(s, i)[d];
-            r->succ[r->succ_first[p] + fill[p]++] = (uint32_t)i;
-        }
-    free(fill);
     for (size_t i = 0; i < n; i++)
         if (r->pending[i] == 0)
             pact_heap_push(&r->ready, (uint32_t)i);
@@ -68,9 +51,7 @@ static int setup(const pact_sched *s, rstate_t *r)
 static void complete(rstate_t *r, uint32_t i)
 {
     r->done++;
-    for (uint32_t k = r->succ_first[i]; k < r->succ_first[i + 1]; k++)
-        if (--r->pending[r->succ[k]] == 0)
-            pact_heap_push(&r->ready, r->succ[k]);
+    pact_release(&r->ready, r->pending, r->succ_first, r->succ, i);
 }
 
 /* Takes the first message of the channel with this tag, MPI's matching rule. */

@@ -57,38 +57,16 @@ int pact_exec(const pact_sched *s, pact_exec_ctx *x)
         }
     }
 
-    /* Successor lists (CSR) and the count of unfinished dependencies of each operation. */
-    pending = calloc(n, sizeof(*pending));
-    succ_first = calloc(n + 1, sizeof(*succ_first));
-    succ = malloc((s->ndeps ? s->ndeps : 1) * sizeof(*succ));
+    if ((rc = pact_sched_successors(s, &pending, &succ_first, &succ)) != PACT_OK)
+        goto out;
     req_op = malloc(n * sizeof(*req_op));
     reqs = malloc(n * sizeof(*reqs));
     sts = malloc(n * sizeof(*sts));
     idx = malloc(n * sizeof(*idx));
     ready.v = malloc(n * sizeof(*ready.v));
-    if (!pending || !succ_first || !succ || !req_op || !reqs || !sts || !idx || !ready.v) {
+    if (!req_op || !reqs || !sts || !idx || !ready.v) {
         rc = PACT_ERR_NOMEM;
         goto out;
-    }
-    for (size_t i = 0; i < n; i++) {
-        pending[i] = s->ops[i].ndeps;
-        for (uint32_t d = 0; d < s->ops[i].ndeps; d++)
-            succ_first[pact_op_deps(s, i)[d] + 1]++;
-    }
-    for (size_t i = 0; i < n; i++)
-        succ_first[i + 1] += succ_first[i];
-    {
-        uint32_t *fill = calloc(n, sizeof(uint32_t));
-        if (!fill) {
-            rc = PACT_ERR_NOMEM;
-            goto out;
-        }
-        for (size_t i = 0; i < n; i++)
-            for (uint32_t d = 0; d < s->ops[i].ndeps; d++) {
-                uint32_t p = pact_op_deps(s, i)[d];
-                succ[succ_first[p] + fill[p]++] = (uint32_t)i;
-            }
-        free(fill);
     }
     for (size_t i = 0; i < n; i++)
         if (pending[i] == 0)
@@ -132,9 +110,7 @@ int pact_exec(const pact_sched *s, pact_exec_ctx *x)
             }
             if (local) {
                 done++;
-                for (uint32_t k = succ_first[i]; k < succ_first[i + 1]; k++)
-                    if (--pending[succ[k]] == 0)
-                        pact_heap_push(&ready, succ[k]);
+                pact_release(&ready, pending, succ_first, succ, i);
             }
         }
         if (done == n)
@@ -149,11 +125,8 @@ int pact_exec(const pact_sched *s, pact_exec_ctx *x)
         PACT_MPI_CHECK(MPI_Waitsome(nreq, reqs, &outcount, idx, sts));
         qsort(idx, (size_t)outcount, sizeof(int), cmp_int);
         for (int k = 0; k < outcount; k++) {
-            uint32_t i = req_op[idx[k]];
             done++;
-            for (uint32_t j = succ_first[i]; j < succ_first[i + 1]; j++)
-                if (--pending[succ[j]] == 0)
-                    pact_heap_push(&ready, succ[j]);
+            pact_release(&ready, pending, succ_first, succ, req_op[idx[k]]);
         }
         /* Compact the request list, keeping posting order. */
         int w = 0;

@@ -41,4 +41,14 @@ static inline uint32_t pact_heap_pop(pact_heap *h)
     return top;
 }
 
+/* Operation i has completed: its successors lose one pending dependency, and those left with none are ready.
+ */
+static inline void pact_release(pact_heap *ready, uint32_t *pending, const uint32_t *first,
+                                const uint32_t *succ, uint32_t i)
+{
+    for (uint32_t k = first[i]; k < first[i + 1]; k++)
+        if (--pending[succ[k]] == 0)
+            pact_heap_push(ready, succ[k]);
+}
+
 #endif

@@ -113,6 +113,11 @@ static inline const uint32_t *pact_op_deps(const pact_sched *s, size_t i)
     return s->deps + s->ops[i].dep_first;
 }
 
+/* The dependency graph turned around, for executors: pending[i] is the number of dependencies of operation i
+ * and succ[first[i] .. first[i+1]) the operations that depend on it.  The three arrays are allocated here
+ * (free() each); PACT_ERR_NOMEM leaves them NULL. */
+int pact_sched_successors(const pact_sched *s, uint32_t **pending, uint32_t **first, uint32_t **succ);
+
 /* Checks one rank's schedule: slices inside their buffers, dependencies pointing backwards, peers in
  * range, sends and receives never on the read-only SEND buffer as a destination.  Returns PACT_OK or
  * PACT_ERR_ARG with a message in `why` (may be NULL). */

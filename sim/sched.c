@@ -140,6 +140,38 @@ void pact_need(pact_sched *s, uint32_t buf, size_t count)
         s->buf_count[buf] = count;
 }
 
+int pact_sched_successors(const pact_sched *s, uint32_t **pending, uint32_t **first, uint32_t **succ)
+{
+    const size_t n = s->nops;
+    uint32_t *pe = calloc(n + 1, sizeof(*pe)), *fi = calloc(n + 2, sizeof(*fi));
+    uint32_t *su = malloc((s->ndeps + 1) * sizeof(*su)), *fill = calloc(n + 1, sizeof(*fill));
+    if (!pe || !fi || !su || !fill) {
+        free(pe);
+        free(fi);
+        free(su);
+        free(fill);
+        *pending = *first = *succ = NULL;
+        return PACT_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        pe[i] = s->ops[i].ndeps;
+        for (uint32_t d = 0; d < s->ops[i].ndeps; d++)
+            fi[pact_op_deps(s, i)[d] + 1]++;
+    }
+    for (size_t i = 0; i < n; i++)
+        fi[i + 1] += fi[i];
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t d = 0; d < s->ops[i].ndeps; d++) {
+            uint32_t p = pact_op_deps(s, i)[d];
+            su[fi[p] + fill[p]++] = (uint32_t)i;
+        }
+    free(fill);
+    *pending = pe;
+    *first = fi;
+    *succ = su;
+    return PACT_OK;
+}
+
 static int slice_ok(const pact_sched *s, pact_slice x)
 {
     return x.buf < PACT_NBUF && x.off <= s->buf_count[x.buf] && x.count <= s->buf_count[x.buf] - x.off;
