@@ -29,7 +29,8 @@ RANK_SRC := sim/bench.c sim/exec.c $(SCHED_SRC)
 HOST_SRC := $(SCHED_SRC) sim/dryrun.c sim/host.c $(wildcard patterns/*.c) $(wildcard platforms/*.c) \
             $(wildcard sim/run/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c) \
             $(filter-out cli/pact.c,$(wildcard cli/*.c))
-HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/host/%.o)
+HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/host/%.o) $(BUILD)/host/gen/platforms_yaml.o
+PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -40,10 +41,26 @@ all: deps $(BIN)/pact sim
 deps:
 	@bash scripts/install-deps.sh
 
-sim: $(BIN)/pact-bench-smpi
+sim: $(BIN)/pact-bench-smpi $(BIN)/pact-probe-smpi
 real: deps $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich
 
 $(BUILD)/host/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -c $< -o $@
+
+# The built-in machines' YAML, compiled in as strings so that an installed pact needs no data files.
+$(BUILD)/gen/platforms_yaml.c: $(PLATFORM_YAML) Makefile
+	@mkdir -p $(@D)
+	@{ echo '/* generated from platforms/NAME.yaml by the Makefile */'; \
+	  echo 'const char *const pact_builtin_yaml[][2] = {'; \
+	  for f in $(PLATFORM_YAML); do \
+	    echo "    {\"$$f\","; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/     "/' -e 's/$$/\\n"/' "$$f"; \
+	    echo '    },'; \
+	  done; \
+	  echo '    {0, 0}};'; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/host/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -c $< -o $@
 
@@ -59,6 +76,10 @@ $(BIN)/pact: $(BUILD)/host/cli/pact.o $(BUILD)/libpact-host.a
 $(BIN)/pact-bench-smpi: $(RANK_DEPS) | deps
 	@mkdir -p $(@D)
 	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -DPACT_SMPI -Isim -o $@ $(RANK_SRC) -lm
+
+$(BIN)/pact-probe-smpi: sim/probe.c | deps
+	@mkdir -p $(@D)
+	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -o $@ $<
 
 $(BIN)/pact-bench-mpi: $(RANK_DEPS) | deps
 	@mkdir -p $(@D)
@@ -109,7 +130,7 @@ bench-fidelity: all
 
 install: all real
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(BIN)/pact $(BIN)/pact-bench-smpi $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich \
+	install -m 755 $(BIN)/pact $(BIN)/pact-bench-smpi $(BIN)/pact-probe-smpi $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich \
 	    $(DESTDIR)$(PREFIX)/bin/
 
 format:

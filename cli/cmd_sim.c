@@ -34,11 +34,16 @@ int pact_cmd_sim(int argc, char **argv)
 {
     char *platform = NULL, *coll = NULL, *algs = NULL, *sizes = NULL, *patterns = NULL, *skew = NULL,
          *skew_factor = NULL, *skew_mode = NULL, *engine = NULL, *outdir = NULL, *mapping = NULL,
-         *dtype = NULL, *op = NULL, *gamma = NULL;
+         *dtype = NULL, *op = NULL, *gamma = NULL, *hostfile = NULL, *ranks_on = NULL, *rails = NULL;
     int nodes = 2, ppn = -1, reps = 5, jobs = 1, root = 0, check = 0;
     gint64 seed = 1;
     GOptionEntry entries[] = {
-        {"platform", 0, 0, G_OPTION_ARG_STRING, &platform, "built-in machine (default generic32x32)", "NAME"},
+        {"platform", 0, 0, G_OPTION_ARG_STRING, &platform,
+         "built-in machine (default generic32x32), a platform YAML, or a SimGrid XML with --hostfile",
+         "NAME|FILE"},
+        {"hostfile", 0, 0, G_OPTION_ARG_FILENAME, &hostfile, "with an XML --platform: one host per rank", "FILE"},
+        {"ranks-on", 0, 0, G_OPTION_ARG_STRING, &ranks_on, "cores (default) or gpus (cedar, mist)", "WHERE"},
+        {"rails", 0, 0, G_OPTION_ARG_STRING, &rails, "several adapters per node: sharing or binding", "MODE"},
         {"nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "nodes used (default 2)", "N"},
         {"ppn", 0, 0, G_OPTION_ARG_INT, &ppn, "processes per node (default: every core)", "K"},
         {"mapping", 0, 0, G_OPTION_ARG_STRING, &mapping, "rank placement: block (default) or cyclic", "M"},
@@ -89,13 +94,28 @@ int pact_cmd_sim(int argc, char **argv)
                     "unexpected argument '%s' (experiment files come later)", argv[1]);
         goto fail;
     }
-    if (!(s.platform = pact_platform_find(platform ? platform : "generic32x32"))) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "--platform %s: unknown machine (pact list platforms)", platform);
+    if (platform && g_str_has_suffix(platform, ".xml")) {
+        s.user_xml = g_strdup(platform);
+        s.user_hostfile = g_strdup(hostfile);
+    } else if (hostfile) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--hostfile goes with a SimGrid XML --platform");
+        goto fail;
+    } else if (!(s.platform = pact_platform_get(platform ? platform : "generic32x32", &err))) {
         goto fail;
     }
     s.nodes = nodes;
-    s.ppn = ppn < 0 ? s.platform->cores : ppn;
+    s.ppn = ppn < 0 ? 0 : ppn; /* 0: every core (or GPU) */
+    if (ranks_on && strcmp(ranks_on, "cores") && strcmp(ranks_on, "gpus")) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--ranks-on %s: expected cores or gpus", ranks_on);
+        goto fail;
+    }
+    s.ranks_on = ranks_on && !strcmp(ranks_on, "gpus") ? PACT_ON_GPUS : PACT_ON_CORES;
+    if (rails && strcmp(rails, "sharing") && strcmp(rails, "binding")) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--rails %s: expected sharing or binding", rails);
+        goto fail;
+    }
+    if (rails)
+        s.rails = !strcmp(rails, "binding") ? PACT_RAILS_BINDING : PACT_RAILS_SHARING;
     if (mapping && strcmp(mapping, "block") && strcmp(mapping, "cyclic")) {
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--mapping %s: expected block or cyclic", mapping);
         goto fail;
@@ -200,5 +220,8 @@ out:
     g_free(dtype);
     g_free(op);
     g_free(gamma);
+    g_free(hostfile);
+    g_free(ranks_on);
+    g_free(rails);
     return rc;
 }

@@ -63,3 +63,21 @@ gboolean pact_parse_size_list(const char *text, const char *what, GArray *out, G
     }
     return TRUE;
 }
+
+char *pact_find_tool(const char *name, const char *env_var, GError **err)
+{
+    const char *env = env_var ? g_getenv(env_var) : NULL;
+    if (env)
+        return g_strdup(env);
+    g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+    if (self) {
+        g_autofree char *dir = g_path_get_dirname(self);
+        char *p = g_build_filename(dir, name, NULL);
+        if (g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
+            return p;
+        g_free(p);
+    }
+    g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot find %s next to pact; build it (make)%s%s", name,
+                env_var ? " or set " : "", env_var ? env_var : "");
+    return NULL;
+}

@@ -27,4 +27,7 @@ gboolean pact_parse_size_list(const char *text, const char *what, GArray *out, G
 /* Splits a comma list into non-empty trimmed items; an empty item is an error naming `what`. */
 gboolean pact_split_list(const char *text, const char *what, GPtrArray *out, GError **err);
 
+/* A helper program installed next to the pact binary (or named by the environment variable `env_var`). */
+char *pact_find_tool(const char *name, const char *env_var, GError **err);
+
 #endif

@@ -82,38 +82,10 @@ static void test_patterns(void)
     g_clear_error(&err);
 }
 
-static void test_platform_export(void)
-{
-    const pact_platform *p = pact_platform_find("generic32x32");
-    GError *err = NULL;
-    g_assert_nonnull(p);
-    g_assert_false(pact_platform_check(p, 0, 4, &err));
-    g_clear_error(&err);
-    g_assert_false(pact_platform_check(p, 33, 4, &err));
-    g_clear_error(&err);
-    g_assert_false(pact_platform_check(p, 2, 33, &err));
-    g_clear_error(&err);
-    g_autofree char *dir = g_dir_make_tmp("pact-test-XXXXXX", &err);
-    g_assert_no_error(err);
-    g_assert_true(pact_platform_export(p, 3, 2, PACT_MAP_CYCLIC, dir, &err));
-    g_autofree char *hf = g_build_filename(dir, "hostfile", NULL),
-                    *xf = g_build_filename(dir, "platform.xml", NULL);
-    g_autofree char *hosts = NULL, *xml = NULL;
-    g_assert_true(g_file_get_contents(hf, &hosts, NULL, NULL));
-    g_assert_cmpstr(hosts, ==, "node-0\nnode-1\nnode-2\nnode-0\nnode-1\nnode-2\n");
-    g_assert_true(g_file_get_contents(xf, &xml, NULL, NULL));
-    g_assert_nonnull(strstr(xml, "radical=\"0-2\""));
-    g_assert_nonnull(strstr(xml, "SPLITDUPLEX"));
-    g_unlink(hf);
-    g_unlink(xf);
-    g_rmdir(dir);
-}
-
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/host/size-lists", test_size_lists);
     g_test_add_func("/patterns/shapes", test_patterns);
-    g_test_add_func("/platforms/export", test_platform_export);
     return g_test_run();
 }

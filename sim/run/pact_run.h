@@ -18,9 +18,13 @@ typedef enum {
 } pact_skew_mode;
 
 typedef struct {
-    const pact_platform *platform;
+    const pact_platform *platform; /* NULL with user_xml */
+    char *user_xml, *user_hostfile;  /* a user's own SimGrid platform and hostfile (one host per rank) */
     int nodes, ppn;
+    int procs; /* set by validate: nodes x ppn, or the hostfile's lines */
     pact_mapping mapping;
+    pact_ranks_on ranks_on;
+    int rails; /* pact_rails, or -1: the platform's default */
     pact_coll coll;
     GPtrArray *algs;     /* registry names, or "smpi:NAME" for SimGrid's built-in NAME */
     GArray *sizes;       /* guint64 bytes per process */

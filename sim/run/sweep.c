@@ -44,6 +44,7 @@ void pact_sweep_init(pact_sweep *s)
     s->dtype = g_strdup("double");
     s->op = g_strdup("sum");
     s->mapping = PACT_MAP_BLOCK;
+    s->rails = -1;
 }
 
 void pact_sweep_clear(pact_sweep *s)
@@ -55,6 +56,8 @@ void pact_sweep_clear(pact_sweep *s)
     g_free(s->op);
     g_free(s->outdir);
     g_free(s->bench);
+    g_free(s->user_xml);
+    g_free(s->user_hostfile);
     memset(s, 0, sizeof(*s));
 }
 
@@ -125,15 +128,94 @@ static gboolean alg_spec_params(pact_coll coll, const char *spec, GString *param
     return TRUE;
 }
 
-gboolean pact_sweep_validate(pact_sweep *s, GError **err)
+/* The platform column: a built-in's name, or the user's XML file name without .xml. */
+static const char *platform_name(const pact_sweep *s)
 {
-    if (!s->platform) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform: missing");
+    static char buf[256];
+    if (s->platform)
+        return s->platform->name;
+    g_autofree char *base = g_path_get_basename(s->user_xml);
+    if (g_str_has_suffix(base, ".xml"))
+        base[strlen(base) - 4] = 0;
+    g_strlcpy(buf, base, sizeof buf);
+    return buf;
+}
+
+static pact_export_opts export_opts(const pact_sweep *s)
+{
+    return (pact_export_opts){.nodes = s->nodes,
+                              .ppn = s->ppn,
+                              .mapping = s->mapping,
+                              .ranks_on = s->ranks_on,
+                              .rails = s->rails >= 0 ? (pact_rails)s->rails : s->platform->rails};
+}
+
+/* A user's XML: the hostfile gives the ranks (one host per line); nodes = distinct hosts. */
+static gboolean read_user_hostfile(pact_sweep *s, GError **err)
+{
+    if (!s->user_hostfile) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform %s: a SimGrid XML needs --hostfile FILE",
+                    s->user_xml);
         return FALSE;
     }
-    if (!pact_platform_check(s->platform, s->nodes, s->ppn, err))
+    if (!g_file_test(s->user_xml, G_FILE_TEST_IS_REGULAR)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform %s: no such file", s->user_xml);
         return FALSE;
-    int P = s->nodes * s->ppn;
+    }
+    g_autofree char *text = NULL;
+    GError *e = NULL;
+    if (!g_file_get_contents(s->user_hostfile, &text, NULL, &e)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--hostfile: %s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    GHashTable *hosts = g_hash_table_new(g_str_hash, g_str_equal);
+    int procs = 0;
+    for (int i = 0; lines[i]; i++) {
+        char *h = g_strstrip(lines[i]);
+        if (!*h || *h == '#')
+            continue;
+        if (strchr(h, ' ') || strchr(h, '\t')) {
+            g_hash_table_destroy(hosts);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "%s:%d: hostfile: one host name per line (one line per rank), got '%s'", s->user_hostfile,
+                        i + 1, h);
+            return FALSE;
+        }
+        g_hash_table_add(hosts, h);
+        procs++;
+    }
+    int nodes = (int)g_hash_table_size(hosts);
+    g_hash_table_destroy(hosts);
+    if (procs < 1) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: hostfile lists no host", s->user_hostfile);
+        return FALSE;
+    }
+    s->procs = procs;
+    s->nodes = nodes;
+    s->ppn = procs % nodes == 0 ? procs / nodes : 0; /* 0: uneven */
+    return TRUE;
+}
+
+gboolean pact_sweep_validate(pact_sweep *s, GError **err)
+{
+    if (s->user_xml) {
+        if (!read_user_hostfile(s, err))
+            return FALSE;
+    } else {
+        if (!s->platform) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform: missing");
+            return FALSE;
+        }
+        pact_export_opts o = export_opts(s);
+        if (!pact_platform_check(s->platform, &o, err))
+            return FALSE;
+        s->nodes = o.nodes;
+        s->ppn = o.ppn;
+        s->procs = o.nodes * o.ppn;
+    }
+    int P = s->procs;
     size_t es = pact_dtype_size(s->dtype);
     if (!es) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--dtype %s: unknown (int, float, double)", s->dtype);
@@ -232,6 +314,19 @@ static void rm_rf(const char *path)
     }
 }
 
+static gboolean copy_file(const char *src, const char *dir, const char *name, GError **err)
+{
+    g_autofree char *text = NULL, *dst = g_build_filename(dir, name, NULL);
+    gsize len = 0;
+    GError *e = NULL;
+    if (!g_file_get_contents(src, &text, &len, &e) || !g_file_set_contents(dst, text, (gssize)len, &e)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 static char *find_bench(const pact_sweep *s, GError **err)
 {
     if (s->bench)
@@ -301,7 +396,7 @@ static gboolean read_output(ctx_t *x, const char *path, GError **err)
 static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
 {
     pact_sweep *s = x->s;
-    int P = s->nodes * s->ppn;
+    int P = s->procs;
     size_t es = pact_dtype_size(s->dtype);
     GString *plan = g_string_new("# cell coll alg count dtype op root reps gamma pattern params\n");
     int n = 0;
@@ -424,7 +519,7 @@ static double mean_of(const cell_t *c, gboolean last)
 static gboolean write_pattern(ctx_t *x, cell_t *c, GError **err)
 {
     pact_sweep *s = x->s;
-    int P = s->nodes * s->ppn;
+    int P = s->procs;
     const char *shape = s->patterns->pdata[c->pat];
     g_autofree double *d = g_new0(double, (gsize)P);
     if (!pact_pattern_gen(shape, P, c->skew_s, s->seed, d, err))
@@ -466,7 +561,7 @@ static char *results_csv(ctx_t *x)
                 g_ascii_formatd(fb, sizeof(fb), "%.17g", s->skew);
             g_string_append_printf(
                 o, "%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%.17g,%u,smpi,%s,%s,%s\n",
-                s->platform->name, s->nodes, s->ppn, s->nodes * s->ppn, pact_coll_name(s->coll),
+                platform_name(s), s->nodes, s->ppn, s->procs, pact_coll_name(s->coll),
                 (char *)s->algs->pdata[c->alg], g_array_index(s->sizes, guint64, c->size), pat,
                 nodelay ? "none" : skew_mode_name(s->skew_mode), fb, c->skew_s, r, lb, tb,
                 (char *)c->status->pdata[r]);
@@ -498,12 +593,12 @@ static char *summary_txt(ctx_t *x)
 {
     pact_sweep *s = x->s;
     GString *o = g_string_new(NULL);
-    int P = s->nodes * s->ppn;
+    int P = s->procs;
     g_string_append_printf(
         o,
         "pact sim: %s on %s, %d nodes x %d ppn = %d ranks, %s %s, %d reps, gamma %.3g s/B\n"
         "d^ = time from the last arrival to the last exit (mean over reps), in microseconds\n",
-        pact_coll_name(s->coll), s->platform->name, s->nodes, s->ppn, P, s->dtype, s->op, s->reps, x->gamma);
+        pact_coll_name(s->coll), platform_name(s), s->nodes, s->ppn, P, s->dtype, s->op, s->reps, x->gamma);
     if (s->skew_mode == PACT_SKEW_ABSOLUTE)
         g_string_append_printf(o, "skew: %.6g s for every delayed pattern\n", s->skew);
     else
@@ -582,7 +677,7 @@ gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
     g_autofree char *csv = NULL, *sum = NULL, *csv_path = NULL, *sum_path = NULL;
     if (!pact_sweep_validate(s, err))
         return FALSE;
-    x.gamma = s->gamma >= 0 ? s->gamma : s->platform->gamma;
+    x.gamma = s->gamma >= 0 ? s->gamma : s->platform ? s->platform->gamma : 0;
     g_autofree char *bench = find_bench(s, err);
     if (!bench)
         return FALSE;
@@ -605,8 +700,15 @@ gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
     }
     x.run = g_build_filename(x.work, "run", NULL);
     g_mkdir(x.run, 0755);
-    if (!pact_platform_export(s->platform, s->nodes, s->ppn, s->mapping, x.run, err))
-        goto out;
+    if (s->user_xml) {
+        if (!copy_file(s->user_xml, x.run, "platform.xml", err) ||
+            !copy_file(s->user_hostfile, x.run, "hostfile", err))
+            goto out;
+    } else {
+        pact_export_opts o = export_opts(s);
+        if (!pact_platform_export(s->platform, &o, x.run, err))
+            goto out;
+    }
 
     /* Cells in report order; with a skew factor the no-delay cells come first (phase 1) and set the
      * skew of the others (phase 2). */
