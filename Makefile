@@ -34,7 +34,7 @@ PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps sim real test unit integration run bench bench-fidelity bench-real install clean check-asan format
+.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real install clean check-asan format
 
 all: deps $(BIN)/pact sim
 
@@ -118,7 +118,12 @@ run: all
 	    --skew-factor 1.5 --reps 3 -o $(RUN_DIR)
 	@echo "results in $(RUN_DIR)/ (results.csv, summary.txt)"
 
-bench: bench-fidelity bench-real
+bench: bench-platforms bench-fidelity bench-real
+
+# Every built-in at full size under smpirun (ping + allreduce at up to 1024 ranks) and its probe (~30 s).
+bench-platforms: all
+	@mkdir -p results
+	bash scripts/bench-platforms.sh | tee results/bench-platforms-$(shell date +%Y%m%d-%H%M%S).txt
 
 # pact against Open MPI's same algorithm on 4 real ranks; simulation wall-clock against SMPI at 256 ranks.
 bench-real: all real

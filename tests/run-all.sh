@@ -10,5 +10,8 @@ case "${1:-}" in --unit-only | --integration-only) mode=$1; shift ;; esac
 for t in "$@"; do
     check "unit $(basename "$t")" "$t"
 done
-[ "$mode" = --unit-only ] || source tests/integration.sh
+if [ "$mode" != --unit-only ]; then
+    source tests/integration.sh
+    source tests/platforms.sh
+fi
 finish
