@@ -34,10 +34,12 @@ static void header(GString *x, const pact_platform *p, const pact_export_opts *o
                            p->name, p->description, o->nodes, p->nodes, o->ppn, p->source, p->file);
 }
 
+/* duplex: SPLITDUPLEX (each direction its own bandwidth); else FATPIPE, as SimGrid's cluster loopback: the
+ * shared-memory links give every flow the full bandwidth in every layout, so layouts agree. */
 static void link_el(GString *x, const char *id, pact_link l, gboolean duplex)
 {
-    g_string_append_printf(x, "    <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"%s/>\n", id, l.bw, l.lat,
-                           duplex ? " " CFG_LINK : "");
+    g_string_append_printf(x, "    <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" %s/>\n", id, l.bw,
+                           l.lat, duplex ? CFG_LINK : "sharing_policy=\"FATPIPE\"");
 }
 
 /* Routers per chassis >= groups, keeping chassis x routers (see the file comment). */
