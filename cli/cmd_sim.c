@@ -103,6 +103,11 @@ int pact_cmd_sim(int argc, char **argv)
     } else if (!(s.platform = pact_platform_get(platform ? platform : "generic32x32", &err))) {
         goto fail;
     }
+    if (nodes < 1 || ppn == 0) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, nodes < 1 ? "--nodes %d: at least 1" : "--ppn %d: at least 1",
+                    nodes < 1 ? nodes : ppn);
+        goto fail;
+    }
     s.nodes = nodes;
     s.ppn = ppn < 0 ? 0 : ppn; /* 0: every core (or GPU) */
     if (ranks_on && strcmp(ranks_on, "cores") && strcmp(ranks_on, "gpus")) {
