@@ -179,8 +179,6 @@ static void gpu_path(const pact_platform *p, int n, int a, int b, GString *out)
     }
     if (a >= S && a < nic)
         L("gpu%d-host\" direction=\"%s\"", a - S, "UP");
-    if (b == nic && a == nic)
-        return;
     if (a == nic)
         L("adapter-host\" direction=\"%s\"", "DOWN");
     if (sa != sb)
