@@ -14,6 +14,7 @@ static const struct {
     {"list", pact_cmd_list, "list algorithms, platforms or patterns"},
     {"platform", pact_cmd_platform, "show or export a built-in machine"},
     {"pattern", pact_cmd_pattern, "generate arrival patterns"},
+    {"model", pact_cmd_model, "predict with cost models; fit their parameters to measurements"},
     {"sim", pact_cmd_sim, "simulate collective algorithms under arrival patterns (SimGrid/SMPI)"},
 };
 

@@ -9,6 +9,7 @@ int pact_cmd_list(int argc, char **argv);
 int pact_cmd_sim(int argc, char **argv);
 int pact_cmd_pattern(int argc, char **argv);
 int pact_cmd_platform(int argc, char **argv);
+int pact_cmd_model(int argc, char **argv);
 
 /* Prints "pact: message" to stderr and returns the error's exit status; frees the error. */
 int pact_cli_fail(GError *err);

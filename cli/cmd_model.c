@@ -1,0 +1,353 @@
+/* cmd_model.c - pact model predict | fit: closed forms and the schedule evaluator side by side; calibration.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pact_cli.h"
+#include "pact_host.h"
+#include "pact_models.h"
+
+/* A number >= 0 from a flag; `what` names it in messages. */
+static gboolean flag_num(const char *text, const char *what, double *out, GError **err)
+{
+    char *end;
+    double v = g_ascii_strtod(text, &end);
+    if (end == text || *end || !isfinite(v) || v < 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected a number >= 0", what, text);
+        return FALSE;
+    }
+    *out = v;
+    return TRUE;
+}
+
+typedef struct {
+    char *coll, *alg, *size, *alpha, *beta, *gamma, *alpha_intra, *beta_intra, *platform, *pattern, *params,
+        *loggp, *net, *envelope, *eager, *format;
+    int P, ppn;
+} predict_opts;
+
+/* Parameters for one algorithm: the platform's (or pure Hockney), then the fitted file's alpha_a, beta_a and
+ * gamma, then explicit flags. */
+static gboolean params_for(const predict_opts *o, const pact_platform *plat, const pact_model_fit *fit,
+                           const pact_alg *a, pact_model_params *m, GError **err)
+{
+    if (plat)
+        pact_model_params_platform(m, plat, o->ppn);
+    else
+        pact_model_params_hockney(m, 0, 0, 0);
+    if (fit) {
+        const pact_model_fit_alg *x = pact_model_fit_find(fit, a->coll, a->name);
+        if (!x && !plat && !(o->alpha && o->beta)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--params %s: no entry for %s %s", o->params,
+                        pact_coll_name(a->coll), a->name);
+            return FALSE;
+        }
+        if (x) {
+            m->alpha = x->alpha;
+            m->beta = x->beta;
+            if (!plat) {
+                m->alpha_intra = x->alpha;
+                m->beta_intra = x->beta;
+            }
+        }
+        m->gamma = fit->gamma;
+    }
+    struct {
+        const char *text, *what;
+        double *dst;
+    } flags[] = {
+        {o->alpha, "--alpha", &m->alpha},
+        {o->beta, "--beta", &m->beta},
+        {o->gamma, "--gamma", &m->gamma},
+        {o->alpha_intra, "--alpha-intra", &m->alpha_intra},
+        {o->beta_intra, "--beta-intra", &m->beta_intra},
+        {o->envelope, "--envelope", &m->envelope},
+        {o->eager, "--eager", &m->eager_limit},
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(flags); i++)
+        if (flags[i].text && !flag_num(flags[i].text, flags[i].what, flags[i].dst, err))
+            return FALSE;
+    if (!plat) {
+        if (!o->alpha_intra && !fit)
+            m->alpha_intra = m->alpha;
+        if (!o->beta_intra && !fit)
+            m->beta_intra = m->beta;
+    }
+    m->ppn = o->ppn > 1 ? o->ppn : 1;
+    if (o->net) {
+        if (!strcmp(o->net, "port"))
+            m->net = PACT_NET_PORT;
+        else if (!strcmp(o->net, "shared"))
+            m->net = PACT_NET_SHARED;
+        else {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--net %s: expected port or shared", o->net);
+            return FALSE;
+        }
+    }
+    if (o->loggp) {
+        g_auto(GStrv) v = g_strsplit(o->loggp, ",", -1);
+        if (g_strv_length(v) != 3 || !flag_num(v[0], "--loggp o", &m->o, err) ||
+            !flag_num(v[1], "--loggp g", &m->g, err) || !flag_num(v[2], "--loggp G", &m->G, err)) {
+            if (err && !*err)
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--loggp %s: expected o,g,G in seconds",
+                            o->loggp);
+            return FALSE;
+        }
+        m->net = PACT_NET_LOGGP;
+    }
+    if (!plat && !fit && !(o->alpha && o->beta)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "parameters: give --alpha and --beta (and --gamma), --platform NAME or --params FILE");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static const char *net_name(const pact_model_params *m)
+{
+    return m->net == PACT_NET_SHARED ? "shared links" : m->net == PACT_NET_LOGGP ? "LogGP" : "single port";
+}
+
+static int predict(predict_opts *o)
+{
+    GError *err = NULL;
+    const pact_platform *plat = NULL;
+    pact_model_fit fit = {0}, *fitp = NULL;
+    GArray *arr = NULL;
+    GPtrArray *algs = g_ptr_array_new();
+    int rc = 2;
+    uint64_t bytes = 0;
+    int c = o->coll ? pact_coll_from_name(o->coll) : -1;
+    gboolean csv = o->format && !strcmp(o->format, "csv");
+    if (c < 0) {
+        fprintf(stderr,
+                "pact model predict: --coll %s: expected allreduce, reduce, bcast, alltoall or "
+                "allgather\n",
+                o->coll ? o->coll : "(missing)");
+        goto out;
+    }
+    if (!o->alg || o->P < 1 || !o->size) {
+        fprintf(stderr, "pact model predict: --alg, -P (>= 1) and -m are required\n");
+        goto out;
+    }
+    if (pact_parse_size(o->size, &bytes) != PACT_OK) {
+        fprintf(stderr, "pact model predict: -m %s: expected a size such as 8, 64K, 1M\n", o->size);
+        goto out;
+    }
+    if (o->format && !csv && strcmp(o->format, "table")) {
+        fprintf(stderr, "pact model predict: --format %s: expected table or csv\n", o->format);
+        goto out;
+    }
+    if (o->ppn > 1 && o->P % o->ppn) {
+        fprintf(stderr, "pact model predict: --ppn %d does not divide -P %d\n", o->ppn, o->P);
+        goto out;
+    }
+    if (!strcmp(o->alg, "all")) {
+        for (size_t i = 0; i < pact_alg_count(); i++)
+            if (pact_alg_at(i)->coll == (pact_coll)c)
+                g_ptr_array_add(algs, (gpointer)pact_alg_at(i));
+    } else {
+        g_auto(GStrv) names = g_strsplit(o->alg, ",", -1);
+        for (int i = 0; names[i]; i++) {
+            const pact_alg *a = pact_alg_find((pact_coll)c, names[i]);
+            if (!a) {
+                fprintf(stderr, "pact model predict: --alg %s: no such %s algorithm (pact list algorithms)\n",
+                        names[i], o->coll);
+                goto out;
+            }
+            g_ptr_array_add(algs, (gpointer)a);
+        }
+    }
+    if (o->platform && !(plat = pact_platform_get(o->platform, &err)))
+        goto fail;
+    if (o->params) {
+        if (!pact_model_fit_read(o->params, &fit, &err))
+            goto fail;
+        fitp = &fit;
+    }
+    if (o->pattern && !(arr = pact_model_arrivals_read(o->pattern, o->P, &err)))
+        goto fail;
+    const double *a0 = arr ? (const double *)arr->data : NULL;
+    pact_model_params m;
+    if (!params_for(o, plat, fitp, algs->pdata[0], &m, &err))
+        goto fail;
+    if (csv) {
+        printf("collective,algorithm,procs,ppn,bytes,pattern,closed_s,total_delay_s,last_delay_s,status\n");
+    } else {
+        g_autofree char *nodes = m.ppn > 1 ? g_strdup_printf(" (%d per node)", m.ppn) : g_strdup("");
+        printf("# %s on %d ranks%s, %" PRIu64 " bytes per process, %s, arrivals %s\n", o->coll, o->P, nodes,
+               bytes, net_name(&m), o->pattern ? o->pattern : "none (no_delay)");
+        printf("# alpha %.4g s, beta %.4g s/B, gamma %.4g s/B", m.alpha, m.beta, m.gamma);
+        if (m.ppn > 1)
+            printf(", intra-node alpha %.4g s, beta %.4g s/B", m.alpha_intra, m.beta_intra);
+        printf(", envelope %g B, eager below %g B%s\n", m.envelope, m.eager_limit,
+               fitp ? " (alpha, beta per algorithm from --params)" : "");
+        printf("%-24s %12s %12s %12s %8s  %s\n", "algorithm", "closed_us", "eval_d*_us", "eval_d^_us",
+               "cl/ev", "closed form");
+    }
+    int failed = 0;
+    for (guint i = 0; i < algs->len; i++) {
+        const pact_alg *a = algs->pdata[i];
+        if (!params_for(o, plat, fitp, a, &m, &err))
+            goto fail;
+        double ds = NAN, dh = NAN;
+        const char *src = NULL;
+        pact_model_terms t;
+        pact_model_terms_of(a, o->P, (double)bytes, &t, &src);
+        double cl = pact_model_closed(a, o->P, (double)bytes, &m);
+        const char *status = "ok";
+        GError *e = NULL;
+        if (!pact_model_cell(a, o->P, (size_t)bytes, a0, &m, &ds, &dh, &e)) {
+            status = e->domain == PACT_ERROR && e->code == PACT_ERROR_INPUT ? "skipped" : "failed";
+            failed += status[0] == 'f';
+            if (!csv)
+                fprintf(stderr, "pact: %s\n", e->message);
+            g_error_free(e);
+        }
+        if (csv)
+            printf("%s,%s,%d,%d,%" PRIu64 ",%s,%.17g,%.17g,%.17g,%s\n", o->coll, a->name, o->P, m.ppn, bytes,
+                   o->pattern ? o->pattern : "no_delay", cl, ds, dh, status);
+        else
+            printf("%-24s %12.3f %12.3f %12.3f %8.3f  %s%s\n", a->name, cl * 1e6, ds * 1e6, dh * 1e6, cl / dh,
+                   m.ppn > 1 && pact_model_has_two_level(a) ? "two-level, Tran et al. 2.2; one-level: " : "",
+                   src ? src : "");
+    }
+    rc = failed ? 1 : 0;
+    goto out;
+fail:
+    rc = pact_cli_fail(err);
+out:
+    if (fitp)
+        pact_model_fit_clear(&fit);
+    if (arr)
+        g_array_free(arr, TRUE);
+    g_ptr_array_free(algs, TRUE);
+    return rc;
+}
+
+static int fit_cmd(const char *path, const char *out)
+{
+    GError *err = NULL;
+    GArray *pts = pact_model_points_read(path, &err);
+    if (!pts)
+        return pact_cli_fail(err);
+    pact_model_fit f;
+    pact_model_fit_init(&f);
+    f.source = g_strdup(path);
+    GArray *res = g_array_new(FALSE, FALSE, sizeof(double));
+    int rc = 0;
+    if (!pact_model_fit_points(pts, &f, res, &err)) {
+        rc = pact_cli_fail(err);
+        goto out;
+    }
+    printf("# pact model fit: %u measurements (no_delay, status ok) from %s\n", pts->len, path);
+    printf("# T = a(P)*alpha_a + b(P,m)*beta_a + c(P,m)*gamma, least squares on relative residuals\n");
+    printf("gamma %.6g s/B\n", f.gamma);
+    printf("%-10s %-24s %12s %12s %9s %6s\n", "collective", "algorithm", "alpha_s", "beta_s_per_B", "R2",
+           "points");
+    for (guint i = 0; i < f.algs->len; i++) {
+        const pact_model_fit_alg *a = &g_array_index(f.algs, pact_model_fit_alg, i);
+        printf("%-10s %-24s %12.5g %12.5g %9.6f %6d\n", pact_coll_name(a->coll), a->alg, a->alpha, a->beta,
+               a->r2, a->points);
+    }
+    /* The worst points, by relative residual. */
+    guint n = res->len, *order = g_new(guint, n + 1);
+    for (guint i = 0; i < n; i++)
+        order[i] = i;
+    for (guint i = 0; i < n && i < 5; i++)
+        for (guint j = i + 1; j < n; j++)
+            if (fabs(g_array_index(res, double, order[j])) > fabs(g_array_index(res, double, order[i]))) {
+                guint t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    printf("worst residuals (model / measured - 1):\n");
+    for (guint i = 0; i < n && i < 5; i++) {
+        const pact_model_point *p = &g_array_index(pts, pact_model_point, order[i]);
+        double r = g_array_index(res, double, order[i]);
+        printf("  %s:%d %s %s P=%d m=%.0f measured %.4g s model %.4g s  %+.2f%%\n", path, p->line,
+               pact_coll_name(p->alg->coll), p->alg->name, p->P, p->m, p->t, p->t * (1 + r), 100 * r);
+    }
+    g_free(order);
+    if (out) {
+        if (!pact_model_fit_write(out, &f, &err)) {
+            rc = pact_cli_fail(err);
+            goto out;
+        }
+        printf("wrote %s\n", out);
+    }
+out:
+    g_array_free(res, TRUE);
+    g_array_free(pts, TRUE);
+    pact_model_fit_clear(&f);
+    return rc;
+}
+
+int pact_cmd_model(int argc, char **argv)
+{
+    predict_opts o = {0};
+    char *out = NULL;
+    GOptionEntry entries[] = {
+        {"coll", 0, 0, G_OPTION_ARG_STRING, &o.coll, "predict: collective", "C"},
+        {"alg", 0, 0, G_OPTION_ARG_STRING, &o.alg, "predict: algorithm, a,b,... or all", "A"},
+        {"procs", 'P', 0, G_OPTION_ARG_INT, &o.P, "predict: number of processes", "N"},
+        {"size", 'm', 0, G_OPTION_ARG_STRING, &o.size, "predict: bytes per process (8, 64K, 1M)", "BYTES"},
+        {"alpha", 0, 0, G_OPTION_ARG_STRING, &o.alpha, "latency, s", "A"},
+        {"beta", 0, 0, G_OPTION_ARG_STRING, &o.beta, "seconds per byte", "B"},
+        {"gamma", 0, 0, G_OPTION_ARG_STRING, &o.gamma, "seconds per reduced byte", "G"},
+        {"alpha-intra", 0, 0, G_OPTION_ARG_STRING, &o.alpha_intra, "latency within a node (with --ppn)", "A"},
+        {"beta-intra", 0, 0, G_OPTION_ARG_STRING, &o.beta_intra, "s/B within a node (with --ppn)", "B"},
+        {"platform", 0, 0, G_OPTION_ARG_STRING, &o.platform,
+         "parameters of a built-in or YAML platform, as SimGrid runs it: network and shared-memory latency "
+         "and bandwidth, shared links, 16-byte envelope",
+         "NAME"},
+        {"params", 0, 0, G_OPTION_ARG_FILENAME, &o.params, "alpha_a, beta_a, gamma fitted by pact model fit",
+         "FILE"},
+        {"pattern", 0, 0, G_OPTION_ARG_FILENAME, &o.pattern, "arrival delays, one per line (default: none)",
+         "FILE"},
+        {"ppn", 0, 0, G_OPTION_ARG_INT, &o.ppn, "ranks per node (block mapping): two-level costs", "K"},
+        {"net", 0, 0, G_OPTION_ARG_STRING, &o.net,
+         "port (Hockney single port; default without --platform) or shared (SimGrid's links)", "NET"},
+        {"loggp", 0, 0, G_OPTION_ARG_STRING, &o.loggp, "evaluate under LogGP with L = alpha", "o,g,G"},
+        {"envelope", 0, 0, G_OPTION_ARG_STRING, &o.envelope, "bytes added to each message", "B"},
+        {"eager", 0, 0, G_OPTION_ARG_STRING, &o.eager, "sends below B bytes complete at once (65536)", "B"},
+        {"format", 0, 0, G_OPTION_ARG_STRING, &o.format, "table (default) or csv", "F"},
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "fit: write the parameter file (YAML)", "FILE"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *ctx = g_option_context_new("predict | fit RESULTS.csv");
+    g_option_context_set_summary(
+        ctx, "predict: closed-form Hockney cost and the schedule evaluator (d*, d^) side by side.\n"
+             "fit: least-squares alpha_a, beta_a per algorithm and a common gamma from a results.csv of pact "
+             "sim (no_delay rows).\n\n"
+             "examples:\n"
+             "  pact model predict --coll allreduce --alg ring -P 32 -m 1M --alpha 2e-6 --beta 8e-10 --gamma "
+             "2e-10\n"
+             "  pact model predict --coll bcast --alg all -P 32 -m 64K --platform generic32x32 --pattern "
+             "late.txt\n"
+             "  pact model fit results/run/results.csv -o params.yaml\n"
+             "  pact model predict --coll allreduce --alg ring -P 64 -m 1M --params params.yaml");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    int rc = 2;
+    if (!pact_cli_parse(ctx, &argc, &argv))
+        goto out;
+    if (argc == 2 && !strcmp(argv[1], "predict")) {
+        rc = predict(&o);
+    } else if (argc == 3 && !strcmp(argv[1], "fit")) {
+        rc = fit_cmd(argv[2], out);
+    } else {
+        fprintf(stderr, "pact model: expected 'predict [options]' or 'fit RESULTS.csv [-o FILE]' (--help)\n");
+    }
+out:
+    g_option_context_free(ctx);
+    char *strs[] = {o.coll,        o.alg,        o.size,     o.alpha,   o.beta,   o.gamma,
+                    o.alpha_intra, o.beta_intra, o.platform, o.pattern, o.params, o.loggp,
+                    o.net,         o.envelope,   o.eager,    o.format,  out};
+    for (size_t i = 0; i < G_N_ELEMENTS(strs); i++)
+        g_free(strs[i]);
+    pact_model_cell_cache_clear();
+    return rc;
+}

@@ -1,0 +1,175 @@
+/*
+ * pact_models.h - cost models of the registry's algorithms (layer 3): closed-form Hockney costs, a schedule
+ * evaluator that runs the builders' own schedules under Hockney, shared-link or LogGP costs and per-rank
+ * arrival offsets, and calibration of per-algorithm (alpha_a, beta_a) and a common gamma by least squares
+ * (Nuriyev et al., SUARA, seeds/004 section 4.1 and Table 1).  Host side (GLib).
+ *
+ * Units: seconds, bytes, seconds per byte.  A size m is what one process passes to the collective
+ * (DESIGN.md "Command line"): the vector for allreduce, reduce and bcast, one block for alltoall and
+ * allgather.
+ */
+#ifndef PACT_MODELS_H
+#define PACT_MODELS_H
+
+#include <glib.h>
+
+#include "pact_platforms.h"
+#include "pact_sim.h"
+
+/* ---- parameters -------------------------------------------------------------------------------------- */
+
+typedef enum {
+    /* Hockney, single-port full-duplex: a message costs T = alpha + beta*bytes; a rank's sends go out one
+     * after another (T each) and its receives complete one after another (T after the later of the send's
+     * start and the previous receive's end). */
+    PACT_NET_PORT,
+    /* What SimGrid does on a contention-free cluster: a message waits alpha (latency), then its bytes flow
+     * at a max-min fair share of its sender node's up link and its receiver node's down link, each of
+     * bandwidth 1/beta (ranks of one node talk over a private loopback of alpha_intra, beta_intra). */
+    PACT_NET_SHARED,
+    /* LogGP (Alexandrov et al. 1995) with L = alpha: o at each end, g between messages on a port, G per
+     * byte after the first. */
+    PACT_NET_LOGGP,
+} pact_net;
+
+typedef struct {
+    double alpha, beta, gamma;      /* between nodes (or everywhere when ppn <= 1) */
+    double alpha_intra, beta_intra; /* between two ranks of one node, used when ppn > 1 */
+    int ppn;            /* ranks per node, block mapping (rank / ppn is the node); <= 1: one level */
+    double envelope;    /* bytes added to every message (SMPI adds 16) */
+    double eager_limit; /* sends below it complete at once (SMPI's send-is-detached-thresh); 0: none */
+    double copy_beta;   /* seconds per byte of a local copy (the executor charges none: 0) */
+    pact_net net;
+    double o, g, G; /* LogGP */
+} pact_model_params;
+
+/* SMPI 3.32's detached-send threshold (smpi/send-is-detached-thresh) and message envelope. */
+#define PACT_SMPI_EAGER 65536.0
+#define PACT_SMPI_ENVELOPE 16.0
+
+/* Pure Hockney: one level, single port, no envelope, SMPI's eager limit, free copies. */
+void pact_model_params_hockney(pact_model_params *m, double alpha, double beta, double gamma);
+
+/* What SimGrid does on an export of `p` with `ppn` ranks per node (pact platform export, flat network, one
+ * rank per core): the network's latency and bandwidth between nodes, shared memory within a node, SMPI's
+ * envelope and eager limit, shared links.  Uses the YAML's hockney gamma. */
+void pact_model_params_platform(pact_model_params *m, const pact_platform *p, int ppn);
+
+/* ---- closed forms ----------------------------------------------------------------------------------------
+ */
+
+/* T = a*alpha + b*beta + c*gamma: the structure of an algorithm's cost at (P, m), linear in the parameters,
+ * so that fitting is a linear least-squares problem. */
+typedef struct {
+    double a, b, c;
+} pact_model_terms;
+
+/* The closed form's terms for algorithm `alg` with its default parameters (elements of 8 bytes when m is a
+ * multiple of 8, else of 1).  FALSE when P < 1.  `source`, if not NULL, gets where the formula comes from. */
+gboolean pact_model_terms_of(const pact_alg *alg, int P, double m, pact_model_terms *t, const char **source);
+
+/* The closed form's time: the one-level terms, or with m->ppn > 1 the two-level form (intra-node and
+ * inter-node terms, Tran et al., seeds/001 section 2.2) where the algorithm has one, else the one-level form
+ * at the inter-node parameters. */
+double pact_model_closed(const pact_alg *alg, int P, double m, const pact_model_params *prm);
+/* TRUE when `alg` has a two-level closed form. */
+gboolean pact_model_has_two_level(const pact_alg *alg);
+
+/* ---- schedule evaluator -----------------------------------------------------------------------------------
+ */
+
+/* The schedules of all P ranks of one call, built by the registry's builders and flattened, with messages
+ * paired up by (source, destination, tag); build once, evaluate under many arrival vectors. */
+typedef struct pact_model_sched pact_model_sched;
+
+/* Builds every rank's schedule for `args` (args->rank is ignored).  Errors (restricted algorithm, a
+ * schedule whose sends and receives do not pair up) are PACT_ERROR_INPUT. */
+pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args *args, GError **err);
+void pact_model_sched_free(pact_model_sched *s);
+int pact_model_sched_ranks(const pact_model_sched *s);
+size_t pact_model_sched_messages(const pact_model_sched *s);
+
+/* A reusable workspace: evaluations through one workspace reuse its memory.  Not shared between threads. */
+typedef struct pact_model_eval pact_model_eval;
+pact_model_eval *pact_model_eval_new(void);
+void pact_model_eval_free(pact_model_eval *w);
+
+typedef struct {
+    double dstar;       /* max(e_i) - min(a_i) */
+    double dhat;        /* max(e_i) - max(a_i) */
+    const double *exit; /* e_i, P entries, valid until the workspace's next evaluation */
+    size_t events;      /* events processed (for speed measurements) */
+} pact_model_result;
+
+/* Runs the P schedules: rank i starts at arrivals[i] (NULL: all at 0) and proceeds as the MPI executor
+ * does (sim/exec.c): ready operations in schedule order, sends and receives posted at once, reductions
+ * gamma*bytes of busy time, completed requests collected in posting order.  A send below the eager limit
+ * completes when posted; its bytes move once the receive is posted (SMPI 3.32 with async-small-thresh 0),
+ * as do those of every other message.  FALSE with PACT_ERROR_RUN when the schedules deadlock. */
+gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
+                             const pact_model_params *prm, pact_model_result *out, GError **err);
+
+/*
+ * One cell of a sweep: d* and d^ of algorithm `alg` (default parameters) on P ranks, `bytes` per process,
+ * root 0, doubles summed (bytes not a multiple of 8: bytes of one byte), under `arrivals` (P entries, or
+ * NULL) and `prm`.  Keeps the last prepared schedule set and a workspace per thread, so calls that differ
+ * only in arrivals or parameters do not rebuild.  Restricted algorithms are PACT_ERROR_INPUT.
+ */
+gboolean pact_model_cell(const pact_alg *alg, int P, size_t bytes, const double *arrivals,
+                         const pact_model_params *prm, double *dstar, double *dhat, GError **err);
+/* Frees the calling thread's cache of pact_model_cell. */
+void pact_model_cell_cache_clear(void);
+
+/* ---- fitted parameters ------------------------------------------------------------------------------------
+ */
+
+typedef struct {
+    pact_coll coll;
+    char *alg;
+    double alpha, beta; /* alpha_a, beta_a */
+    double r2;          /* of this algorithm's points under the fitted model */
+    int points;
+} pact_model_fit_alg;
+
+typedef struct {
+    double gamma;
+    GArray *algs; /* pact_model_fit_alg */
+    char *source; /* what it was fitted from */
+} pact_model_fit;
+
+void pact_model_fit_init(pact_model_fit *f);
+void pact_model_fit_clear(pact_model_fit *f);
+/* The entry of (coll, alg), or NULL. */
+const pact_model_fit_alg *pact_model_fit_find(const pact_model_fit *f, pact_coll coll, const char *alg);
+
+/* Reads a parameter file written by pact_model_fit_write; errors name file, line and field. */
+gboolean pact_model_fit_read(const char *path, pact_model_fit *f, GError **err);
+/* Writes YAML atomically (temporary file, then rename). */
+gboolean pact_model_fit_write(const char *path, const pact_model_fit *f, GError **err);
+
+/* One measurement: the time of `alg` at (P, m). */
+typedef struct {
+    const pact_alg *alg;
+    int P;
+    double m, t;
+    int line; /* in the results file, for reports */
+} pact_model_point;
+
+/* Reads the no_delay rows with status ok of a results.csv of `pact sim` (last_delay_s is the time; rows of
+ * SimGrid built-ins "smpi:..." are skipped).  Errors: "file:line: field: problem", PACT_ERROR_INPUT. */
+GArray *pact_model_points_read(const char *path, GError **err);
+
+/* Least squares over `pts`: alpha_a, beta_a per algorithm and one gamma for all, minimizing the squared
+ * relative error (times span orders of magnitude).  Algorithms without gamma terms do not inform gamma;
+ * with none at all, gamma is 0.  `resid`, if not NULL, gets each point's relative residual
+ * (model / measured - 1), in order. */
+gboolean pact_model_fit_points(const GArray *pts, pact_model_fit *f, GArray *resid, GError **err);
+
+/* ---- arrival files
+ * ------------------------------------------------------------------------------------------ */
+
+/* One delay >= 0 in seconds per line, '#' comments (DESIGN.md "Arrival patterns"); exactly P of them.
+ * Returns a GArray of double or NULL with "file:line: problem". */
+GArray *pact_model_arrivals_read(const char *path, int P, GError **err);
+
+#endif

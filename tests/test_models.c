@@ -1,0 +1,318 @@
+/* test_models.c - the schedule evaluator against the closed forms (recursive doubling, ring, Rabenseifner
+ * allreduce to 1e-9), arrival offsets, shared links, every algorithm evaluated without deadlock, the fit
+ * recovering known parameters, and the parameter and arrival files' errors. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "pact_host.h"
+#include "pact_models.h"
+
+static const double ALPHA = 1.5e-6, BETA = 6.25e-11, GAMMA = 2e-10;
+
+static pact_model_sched *prepare(const pact_alg *a, int P, size_t bytes)
+{
+    pact_build_args args = {0};
+    args.coll = a->coll;
+    args.size = P;
+    args.elem_size = 8;
+    args.count = bytes / 8;
+    args.commutative = 1;
+    pact_args_defaults(a, &args);
+    GError *err = NULL;
+    pact_model_sched *s = pact_model_prepare(a, &args, &err);
+    g_assert_no_error(err);
+    return s;
+}
+
+static double eval_dhat(pact_model_eval *w, const pact_model_sched *s, const double *arr,
+                        const pact_model_params *m, pact_model_result *res)
+{
+    GError *err = NULL;
+    gboolean ok = pact_model_evaluate(w, s, arr, m, res, &err);
+    g_assert_no_error(err);
+    g_assert_true(ok);
+    return res->dhat;
+}
+
+static void test_closed_equals_evaluator(void)
+{
+    const char *names[] = {"recursive_doubling", "ring", "rabenseifner"};
+    const size_t sizes[] = {8, 64, 1024, 8192, 65536, 1 << 20};
+    const double eager[] = {0, PACT_SMPI_EAGER};
+    pact_model_eval *w = pact_model_eval_new();
+    int checked = 0;
+    for (size_t a = 0; a < G_N_ELEMENTS(names); a++) {
+        const pact_alg *alg = pact_alg_find(PACT_COLL_ALLREDUCE, names[a]);
+        for (int P = 2; P <= 64; P *= 2)
+            for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+                pact_model_sched *s = prepare(alg, P, sizes[k]);
+                for (size_t e = 0; e < G_N_ELEMENTS(eager); e++) {
+                    pact_model_params m;
+                    pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
+                    m.eager_limit = eager[e];
+                    pact_model_result r;
+                    double got = eval_dhat(w, s, NULL, &m, &r);
+                    double want = pact_model_closed(alg, P, (double)sizes[k], &m);
+                    if (fabs(got / want - 1) > 1e-9)
+                        g_error("%s P=%d m=%zu eager=%g: evaluator %.12g, closed form %.12g", names[a], P,
+                                sizes[k], eager[e], got, want);
+                    g_assert_cmpfloat(r.dstar, ==, r.dhat);
+                    checked++;
+                }
+                pact_model_sched_free(s);
+            }
+    }
+    g_assert_cmpint(checked, ==, 3 * 6 * 6 * 2);
+    pact_model_eval_free(w);
+}
+
+/* The last rank arrives a second late.  Reduce binomial (P = 32, root 0): rank 31 is a leaf whose data climbs
+ * 31 -> 30 -> 28 -> 24 -> 16 -> 0, one message and one reduction per hop, everything else done long before:
+ * d^ = 5 (alpha + beta m + gamma m).  Bcast binomial: rank 31 gets one message from rank 15: d^ = alpha +
+ * beta m.  Recursive doubling: every step of the late rank's exchanges is on the critical path: d^ is the
+ * no-delay time.  d* = 1 s + d^ each time. */
+static void test_last_delayed(void)
+{
+    const int P = 32;
+    double arr[32] = {0};
+    arr[P - 1] = 1.0;
+    pact_model_eval *w = pact_model_eval_new();
+    const size_t sizes[] = {8, 4096, 1 << 20};
+    for (int net = 0; net < 2; net++)
+        for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+            double m = (double)sizes[k];
+            pact_model_params prm;
+            pact_model_params_hockney(&prm, ALPHA, BETA, GAMMA);
+            prm.net = net ? PACT_NET_SHARED : PACT_NET_PORT;
+            pact_model_result r;
+            struct {
+                pact_coll c;
+                const char *name;
+                double want;
+            } cases[] = {
+                {PACT_COLL_REDUCE, "binomial", 5 * (ALPHA + BETA * m + GAMMA * m)},
+                {PACT_COLL_BCAST, "binomial", ALPHA + BETA * m},
+                {PACT_COLL_ALLREDUCE, "recursive_doubling", 5 * (ALPHA + BETA * m + GAMMA * m)},
+            };
+            for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+                pact_model_sched *s = prepare(pact_alg_find(cases[c].c, cases[c].name), P, sizes[k]);
+                double got = eval_dhat(w, s, arr, &prm, &r);
+                if (fabs(got / cases[c].want - 1) > 1e-9)
+                    g_error("%s %s m=%g net=%d: d^ %.12g, want %.12g", pact_coll_name(cases[c].c),
+                            cases[c].name, m, net, got, cases[c].want);
+                g_assert_cmpfloat(fabs(r.dstar - 1.0 - got), <, 1e-12);
+                g_assert_cmpfloat(r.exit[P - 1], >=, 1.0);
+                pact_model_sched_free(s);
+            }
+        }
+    pact_model_eval_free(w);
+}
+
+/* A small eager message does not hold its sender: with the root of a linear bcast late, nothing changes for
+ * the others, but with the first receiver late a rendezvous root waits for it (its sends complete in order
+ * of the receives), an eager root does not. */
+static void test_eager_sender_not_delayed(void)
+{
+    const int P = 4;
+    const pact_alg *a = pact_alg_find(PACT_COLL_BCAST, "basic_linear");
+    double arr[4] = {0, 0.5, 0, 0};
+    pact_model_eval *w = pact_model_eval_new();
+    pact_model_params m;
+    pact_model_params_hockney(&m, ALPHA, BETA, 0);
+    pact_model_result r;
+    pact_model_sched *s = prepare(a, P, 1024);
+    eval_dhat(w, s, arr, &m, &r);
+    g_assert_cmpfloat(r.exit[0], <, 1e-3); /* eager: the root leaves at once */
+    m.eager_limit = 0;
+    eval_dhat(w, s, arr, &m, &r);
+    g_assert_cmpfloat(r.exit[0], >, 0.5); /* rendezvous: it waits for rank 1 */
+    pact_model_sched_free(s);
+    pact_model_eval_free(w);
+}
+
+/* Shared links: a linear bcast's P-1 messages share the root's up link (all end at alpha + (P-1) b beta);
+ * on single ports they go one after another ((P-1)(alpha + b beta)). */
+static void test_shared_links(void)
+{
+    const int P = 8;
+    const size_t bytes = 1 << 20;
+    const pact_alg *a = pact_alg_find(PACT_COLL_BCAST, "basic_linear");
+    pact_model_sched *s = prepare(a, P, bytes);
+    pact_model_eval *w = pact_model_eval_new();
+    pact_model_params m;
+    pact_model_params_hockney(&m, ALPHA, BETA, 0);
+    m.envelope = 16;
+    pact_model_result r;
+    double b = bytes + 16.0;
+    g_assert_cmpfloat(fabs(eval_dhat(w, s, NULL, &m, &r) / ((P - 1) * (ALPHA + BETA * b)) - 1), <, 1e-12);
+    m.net = PACT_NET_SHARED;
+    g_assert_cmpfloat(fabs(eval_dhat(w, s, NULL, &m, &r) / (ALPHA + (P - 1) * BETA * b) - 1), <, 1e-9);
+    /* Two ranks per node: the root's node mate gets it over the loopback, unshared. */
+    m.ppn = 2;
+    m.alpha_intra = 1e-7;
+    m.beta_intra = BETA / 4;
+    eval_dhat(w, s, NULL, &m, &r);
+    g_assert_cmpfloat(fabs(r.exit[1] / (1e-7 + BETA / 4 * b) - 1), <, 1e-9);
+    g_assert_cmpfloat(fabs(r.dhat / (ALPHA + (P - 2) * BETA * b) - 1), <, 1e-9);
+    pact_model_sched_free(s);
+    pact_model_eval_free(w);
+}
+
+/* Every algorithm of the registry, several P and sizes, all three networks, random arrivals: no deadlock,
+ * d* >= d^ >= 0, every rank leaves after it arrives; and a closed form exists. */
+static void test_every_algorithm(void)
+{
+    const int Ps[] = {1, 2, 3, 5, 8, 13, 32};
+    const size_t sizes[] = {8, 1000 * 8, 1 << 20};
+    pact_model_eval *w = pact_model_eval_new();
+    GRand *rng = g_rand_new_with_seed(7);
+    for (size_t i = 0; i < pact_alg_count(); i++) {
+        const pact_alg *a = pact_alg_at(i);
+        for (size_t p = 0; p < G_N_ELEMENTS(Ps); p++)
+            for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+                int P = Ps[p];
+                pact_build_args args = {0};
+                args.coll = a->coll;
+                args.size = P;
+                args.elem_size = 8;
+                args.count = sizes[k] / 8;
+                args.commutative = 1;
+                pact_args_defaults(a, &args);
+                if (pact_alg_applies(a, &args, NULL) != PACT_OK)
+                    continue;
+                pact_model_sched *s = prepare(a, P, sizes[k]);
+                double arr[32];
+                for (int r = 0; r < P; r++)
+                    arr[r] = g_rand_double_range(rng, 0, 1e-4);
+                for (int net = 0; net < 3; net++) {
+                    pact_model_params m;
+                    pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
+                    m.net = (pact_net)net;
+                    m.o = 1e-7;
+                    m.g = 2e-7;
+                    m.G = BETA;
+                    pact_model_result r;
+                    double dh = eval_dhat(w, s, arr, &m, &r);
+                    g_assert_cmpfloat(dh, >=, 0);
+                    g_assert_cmpfloat(r.dstar, >=, dh);
+                    for (int q = 0; q < P; q++)
+                        g_assert_cmpfloat(r.exit[q], >=, arr[q]);
+                }
+                pact_model_terms t;
+                g_assert_true(pact_model_terms_of(a, P, (double)sizes[k], &t, NULL));
+                g_assert_cmpfloat(t.a, >=, 0);
+                pact_model_sched_free(s);
+            }
+    }
+    g_rand_free(rng);
+    pact_model_eval_free(w);
+}
+
+/* The fit recovers the parameters that generated exact closed-form times, and writes a file it reads back. */
+static void test_fit_recovers(void)
+{
+    const char *names[] = {"ring", "rabenseifner", "recursive_doubling"};
+    const double alphas[] = {1.5e-6, 3e-6, 1e-6}, betas[] = {6.25e-11, 1e-10, 8e-11};
+    GArray *pts = g_array_new(FALSE, FALSE, sizeof(pact_model_point));
+    const int Ps[] = {4, 6, 8, 12, 16};
+    for (size_t a = 0; a < 3; a++)
+        for (size_t p = 0; p < G_N_ELEMENTS(Ps); p++)
+            for (double m = 1024; m <= 4 << 20; m *= 8) {
+                pact_model_point x = {pact_alg_find(PACT_COLL_ALLREDUCE, names[a]), Ps[p], m, 0, 0};
+                pact_model_terms t;
+                pact_model_terms_of(x.alg, x.P, m, &t, NULL);
+                x.t = t.a * alphas[a] + t.b * betas[a] + t.c * GAMMA;
+                g_array_append_val(pts, x);
+            }
+    pact_model_fit f;
+    pact_model_fit_init(&f);
+    GError *err = NULL;
+    g_assert_true(pact_model_fit_points(pts, &f, NULL, &err));
+    g_assert_no_error(err);
+    g_assert_cmpfloat(fabs(f.gamma / GAMMA - 1), <, 1e-6);
+    for (size_t a = 0; a < 3; a++) {
+        const pact_model_fit_alg *x = pact_model_fit_find(&f, PACT_COLL_ALLREDUCE, names[a]);
+        g_assert_nonnull(x);
+        g_assert_cmpfloat(fabs(x->alpha / alphas[a] - 1), <, 1e-6);
+        g_assert_cmpfloat(fabs(x->beta / betas[a] - 1), <, 1e-6);
+        g_assert_cmpfloat(x->r2, >, 0.999999);
+    }
+    g_autofree char *dir = g_dir_make_tmp("pact-models-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "params.yaml", NULL);
+    g_assert_true(pact_model_fit_write(path, &f, &err));
+    pact_model_fit back;
+    g_assert_true(pact_model_fit_read(path, &back, &err));
+    g_assert_no_error(err);
+    g_assert_cmpfloat(back.gamma, ==, f.gamma);
+    const pact_model_fit_alg *r = pact_model_fit_find(&back, PACT_COLL_ALLREDUCE, "ring");
+    g_assert_cmpfloat(r->beta, ==, pact_model_fit_find(&f, PACT_COLL_ALLREDUCE, "ring")->beta);
+    pact_model_fit_clear(&back);
+    pact_model_fit_clear(&f);
+    g_unlink(path);
+    g_rmdir(dir);
+    g_array_free(pts, TRUE);
+}
+
+/* Bad files: the message names file, line and field. */
+static void expect_error(const char *text, const char *want, int which)
+{
+    g_autofree char *dir = g_dir_make_tmp("pact-models-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "f", NULL);
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+    GError *err = NULL;
+    if (which == 0) {
+        pact_model_fit f;
+        g_assert_false(pact_model_fit_read(path, &f, &err));
+    } else if (which == 1) {
+        g_assert_null(pact_model_points_read(path, &err));
+    } else {
+        g_assert_null(pact_model_arrivals_read(path, 4, &err));
+    }
+    g_assert_error(err, PACT_ERROR, PACT_ERROR_INPUT);
+    if (!strstr(err->message, want))
+        g_error("'%s' does not contain '%s'", err->message, want);
+    g_error_free(err);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
+static void test_bad_files(void)
+{
+    expect_error("gamma: 1e-10\nalgorithms:\n  - collective: allreduce\n    algorithm: ring\n    alpha: x\n"
+                 "    beta: 1e-10\n",
+                 "f:5: alpha: expected a number", 0);
+    expect_error("gamma: 1e-10\nalgorithms:\n  - collective: allreduce\n    algorithm: nope\n    alpha: 1\n"
+                 "    beta: 1\n",
+                 "f:4: algorithm: unknown", 0);
+    expect_error("gamma: 1e-10\ncolour: red\n", "f:2: colour: unknown field", 0);
+    const char *hdr =
+        "platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,skew_s,"
+        "rep,engine,last_delay_s,total_delay_s,status\n";
+    g_autofree char *bad_num =
+        g_strconcat(hdr, "p,1,4,4,allreduce,ring,8,no_delay,none,,0,0,smpi,1e-5,1e-5,ok\n",
+                    "p,1,4,4,allreduce,ring,8,no_delay,none,,0,0,smpi,fast,1e-5,ok\n", NULL);
+    expect_error(bad_num, "f:3: last_delay_s: 'fast' is not a number", 1);
+    expect_error("platform,nodes,colour\n", "f:1: colour: unknown column", 1);
+    g_autofree char *bad_alg =
+        g_strconcat(hdr, "p,1,4,4,allreduce,best,8,no_delay,none,,0,0,smpi,1e-5,1e-5,ok\n", NULL);
+    expect_error(bad_alg, "f:2: algorithm: unknown", 1);
+    expect_error("0\n0 # late\n-1\n0\n", "f:3: delay:", 2);
+    expect_error("# three\n0\n0\n0\n", "3 delays for 4 processes", 2);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/models/closed-form-equals-evaluator", test_closed_equals_evaluator);
+    g_test_add_func("/models/last-delayed-critical-path", test_last_delayed);
+    g_test_add_func("/models/eager-sender-not-delayed", test_eager_sender_not_delayed);
+    g_test_add_func("/models/shared-links", test_shared_links);
+    g_test_add_func("/models/every-algorithm", test_every_algorithm);
+    g_test_add_func("/models/fit-recovers", test_fit_recovers);
+    g_test_add_func("/models/bad-files", test_bad_files);
+    int rc = g_test_run();
+    pact_model_cell_cache_clear();
+    return rc;
+}
