@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pact_cli.h"
 #include "pact_host.h"
@@ -286,10 +287,113 @@ out:
     return rc;
 }
 
+/* pact model bench: the evaluator's simulated messages per second and the closed forms' predictions per
+ * second, in CPU seconds of one thread (scripts/bench-model.sh also pins it to one core). */
+/* CPU time of the calling thread: the figures do not depend on what else runs on the machine. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int bench(double seconds)
+{
+    static const struct {
+        pact_coll coll;
+        const char *alg;
+        int P;
+        size_t bytes;
+    } cases[] = {
+        {PACT_COLL_ALLREDUCE, "ring", 256, 1 << 20},
+        {PACT_COLL_ALLREDUCE, "recursive_doubling", 1024, 8},
+        {PACT_COLL_ALLREDUCE, "rabenseifner", 1024, 1 << 20},
+        {PACT_COLL_BCAST, "binomial", 1024, 65536},
+        {PACT_COLL_REDUCE, "binomial", 1024, 65536},
+        {PACT_COLL_ALLGATHER, "ring", 256, 1024},
+        {PACT_COLL_ALLTOALL, "pairwise", 128, 1024},
+        {PACT_COLL_ALLTOALL, "linear", 64, 1024},
+    };
+    GError *err = NULL;
+    pact_model_eval *w = pact_model_eval_new();
+    GRand *rng = g_rand_new_with_seed(1);
+    double tot_msgs[2] = {0, 0}, tot_time[2] = {0, 0};
+    printf("%-10s %-20s %6s %9s %-12s %10s %8s %14s\n", "collective", "algorithm", "P", "bytes", "network",
+           "messages", "evals", "messages_per_s");
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        const pact_alg *a = pact_alg_find(cases[i].coll, cases[i].alg);
+        pact_build_args args = {0};
+        args.coll = a->coll;
+        args.size = cases[i].P;
+        args.elem_size = 8;
+        args.count = cases[i].bytes / 8;
+        args.commutative = 1;
+        pact_args_defaults(a, &args);
+        pact_model_sched *s = pact_model_prepare(a, &args, &err);
+        if (!s) {
+            g_rand_free(rng);
+            pact_model_eval_free(w);
+            return pact_cli_fail(err);
+        }
+        double *arr = g_new(double, (gsize)cases[i].P);
+        for (int net = 0; net < 2; net++) {
+            pact_model_params m;
+            pact_model_params_hockney(&m, 2e-6, 8e-10, 2e-10);
+            m.net = net ? PACT_NET_SHARED : PACT_NET_PORT;
+            long evals = 0;
+            double t0 = now_s(), t = t0;
+            while (t - t0 < seconds / (2.0 * G_N_ELEMENTS(cases))) {
+                for (int r = 0; r < cases[i].P; r++)
+                    arr[r] = g_rand_double_range(rng, 0, 1e-4);
+                pact_model_result res;
+                if (!pact_model_evaluate(w, s, arr, &m, &res, &err)) {
+                    g_free(arr);
+                    pact_model_sched_free(s);
+                    g_rand_free(rng);
+                    pact_model_eval_free(w);
+                    return pact_cli_fail(err);
+                }
+                evals++;
+                t = now_s();
+            }
+            double msgs = (double)pact_model_sched_messages(s) * (double)evals;
+            tot_msgs[net] += msgs;
+            tot_time[net] += t - t0;
+            printf("%-10s %-20s %6d %9zu %-12s %10zu %8ld %14.4g\n", pact_coll_name(a->coll), a->name,
+                   cases[i].P, cases[i].bytes, net ? "shared" : "single_port", pact_model_sched_messages(s),
+                   evals, msgs / (t - t0));
+        }
+        g_free(arr);
+        pact_model_sched_free(s);
+    }
+    g_rand_free(rng);
+    pact_model_eval_free(w);
+    printf("evaluator, single port: %.4g messages/s\n", tot_msgs[0] / tot_time[0]);
+    printf("evaluator, shared links: %.4g messages/s\n", tot_msgs[1] / tot_time[1]);
+    /* Closed forms: every algorithm at P = 2..1024 and m = 8 B..4 MiB, round robin. */
+    pact_model_params m;
+    pact_model_params_hockney(&m, 2e-6, 8e-10, 2e-10);
+    double sink = 0, t0 = now_s(), t = t0;
+    long n = 0;
+    while (t - t0 < seconds / 4) {
+        for (size_t i = 0; i < pact_alg_count(); i++)
+            for (int P = 2; P <= 1024; P *= 2)
+                for (double bytes = 8; bytes <= 4 << 20; bytes *= 8) {
+                    sink += pact_model_closed(pact_alg_at(i), P + (int)(n & 1), bytes, &m);
+                    n++;
+                }
+        t = now_s();
+    }
+    printf("closed forms: %.4g predictions/s (%ld predictions, checksum %.6g)\n", (double)n / (t - t0), n,
+           sink);
+    return 0;
+}
+
 int pact_cmd_model(int argc, char **argv)
 {
     predict_opts o = {0};
     char *out = NULL;
+    double seconds = 8;
     GOptionEntry entries[] = {
         {"coll", 0, 0, G_OPTION_ARG_STRING, &o.coll, "predict: collective", "C"},
         {"alg", 0, 0, G_OPTION_ARG_STRING, &o.alg, "predict: algorithm, a,b,... or all", "A"},
@@ -316,26 +420,30 @@ int pact_cmd_model(int argc, char **argv)
         {"eager", 0, 0, G_OPTION_ARG_STRING, &o.eager, "sends below B bytes complete at once (65536)", "B"},
         {"format", 0, 0, G_OPTION_ARG_STRING, &o.format, "table (default) or csv", "F"},
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "fit: write the parameter file (YAML)", "FILE"},
+        {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds, "bench: how long to measure (default 8)", "S"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *ctx = g_option_context_new("predict | fit RESULTS.csv");
+    GOptionContext *ctx = g_option_context_new("predict | fit RESULTS.csv | bench");
     g_option_context_set_summary(
-        ctx, "predict: closed-form Hockney cost and the schedule evaluator (d*, d^) side by side.\n"
-             "fit: least-squares alpha_a, beta_a per algorithm and a common gamma from a results.csv of pact "
-             "sim (no_delay rows).\n\n"
-             "examples:\n"
-             "  pact model predict --coll allreduce --alg ring -P 32 -m 1M --alpha 2e-6 --beta 8e-10 --gamma "
-             "2e-10\n"
-             "  pact model predict --coll bcast --alg all -P 32 -m 64K --platform generic32x32 --pattern "
-             "late.txt\n"
-             "  pact model fit results/run/results.csv -o params.yaml\n"
-             "  pact model predict --coll allreduce --alg ring -P 64 -m 1M --params params.yaml");
+        ctx,
+        "predict: closed-form Hockney cost and the schedule evaluator (d*, d^) side by side.\n"
+        "fit: least-squares alpha_a, beta_a per algorithm and a common gamma from a results.csv of pact "
+        "sim (no_delay rows).\nbench: evaluator messages per second, closed-form predictions per second.\n\n"
+        "examples:\n"
+        "  pact model predict --coll allreduce --alg ring -P 32 -m 1M --alpha 2e-6 --beta 8e-10 --gamma "
+        "2e-10\n"
+        "  pact model predict --coll bcast --alg all -P 32 -m 64K --platform generic32x32 --pattern "
+        "late.txt\n"
+        "  pact model fit results/run/results.csv -o params.yaml\n"
+        "  pact model predict --coll allreduce --alg ring -P 64 -m 1M --params params.yaml");
     g_option_context_add_main_entries(ctx, entries, NULL);
     int rc = 2;
     if (!pact_cli_parse(ctx, &argc, &argv))
         goto out;
     if (argc == 2 && !strcmp(argv[1], "predict")) {
         rc = predict(&o);
+    } else if (argc == 2 && !strcmp(argv[1], "bench")) {
+        rc = bench(seconds);
     } else if (argc == 3 && !strcmp(argv[1], "fit")) {
         rc = fit_cmd(argv[2], out);
     } else {

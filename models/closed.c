@@ -325,8 +325,7 @@ gboolean pact_model_terms_of(const pact_alg *alg, int P, double m, pact_model_te
     return ok;
 }
 
-/* ---- two levels: ranks r and r' share a node when r/ppn == r'/ppn (block mapping) ------------------------
- */
+/* ---- two levels: ranks r and r' share a node when r/ppn == r'/ppn (block mapping) ---- */
 
 typedef struct {
     double ac, bc, ah, bh, g; /* intra (c: CPU, Tran's alpha_C, 1/BW_C) and inter (h: HCA) */

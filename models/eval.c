@@ -67,19 +67,19 @@ struct pact_model_eval {
     uint8_t *waiting, *wake_pending;
     double *exit, *spf, *rpf;
     uint32_t *ns, *nr, *sslot, *rslot;
-    /* shared links */
-    uint32_t *active, *apos;
-    size_t nactive;
-    uint32_t *up_n, *dn_n, *fix_up_n, *fix_dn_n;
-    double *cap_up, *cap_dn;
+    /* shared links: link l = 2*node (up) or 2*node+1 (down); the flows on a link in a list through
+     * fl_next/fl_prev[2*f + direction] */
+    uint32_t *lhead, *ln, *lfix, *lmark, *fl_next, *fl_prev, *fmark, *comp_f, *comp_l;
+    double *lcap;
     uint8_t *fixed;
+    uint32_t stamp;
     event *ev;
     size_t nev;
     uint64_t evseq;
     size_t events;
 };
 
-/* ---- preparing ----------------------------------------------------------------------------------------- */
+/* ---- preparing ---- */
 
 void pact_model_sched_free(pact_model_sched *s)
 {
@@ -258,7 +258,7 @@ out:
     return s;
 }
 
-/* ---- workspace ----------------------------------------------------------------------------------------- */
+/* ---- workspace ---- */
 
 pact_model_eval *pact_model_eval_new(void)
 {
@@ -269,11 +269,11 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->pending,  w->heap,         w->comp,   w->post_seq, w->msg_send, w->ver,  w->rem,
-                 w->rate,     w->last,         w->heap_n, w->comp_n,   w->done,     w->seq,  w->busy,
-                 w->waiting,  w->wake_pending, w->exit,   w->spf,      w->rpf,      w->ns,   w->nr,
-                 w->sslot,    w->rslot,        w->active, w->apos,     w->up_n,     w->dn_n, w->fix_up_n,
-                 w->fix_dn_n, w->cap_up,       w->cap_dn, w->fixed,    w->ev};
+    void *p[] = {w->pending, w->heap,         w->comp,   w->post_seq, w->msg_send, w->ver,   w->rem,
+                 w->rate,    w->last,         w->heap_n, w->comp_n,   w->done,     w->seq,   w->busy,
+                 w->waiting, w->wake_pending, w->exit,   w->spf,      w->rpf,      w->ns,    w->nr,
+                 w->sslot,   w->rslot,        w->lhead,  w->ln,       w->lfix,     w->lmark, w->fl_next,
+                 w->fl_prev, w->fmark,        w->comp_f, w->comp_l,   w->lcap,     w->fixed, w->ev};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     free(w);
@@ -305,9 +305,11 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         GROW(rem, n);
         GROW(rate, n);
         GROW(last, n);
-        GROW(active, n);
-        GROW(apos, n);
         GROW(fixed, n);
+        GROW(fmark, n);
+        GROW(comp_f, n);
+        GROW(fl_next, 2 * n);
+        GROW(fl_prev, 2 * n);
         if (ok)
             w->cap_n = n;
     }
@@ -323,12 +325,12 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         GROW(exit, P);
         GROW(spf, P);
         GROW(rpf, P);
-        GROW(up_n, P);
-        GROW(dn_n, P);
-        GROW(fix_up_n, P);
-        GROW(fix_dn_n, P);
-        GROW(cap_up, P);
-        GROW(cap_dn, P);
+        GROW(lhead, 2 * P);
+        GROW(ln, 2 * P);
+        GROW(lfix, 2 * P);
+        GROW(lmark, 2 * P);
+        GROW(comp_l, 2 * P);
+        GROW(lcap, 2 * P);
         if (ok)
             w->cap_P = P;
     }
@@ -349,8 +351,7 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     return ok;
 }
 
-/* ---- the event queue: a binary heap on (time, class, sequence)
- * ---------------------------------------------- */
+/* ---- the event queue: a binary heap on (time, class, sequence) ---- */
 
 static inline int ev_before(const event *a, const event *b)
 {
@@ -401,8 +402,7 @@ static event ev_pop(pact_model_eval *w)
     return top;
 }
 
-/* ---- ranks
- * -------------------------------------------------------------------------------------------------- */
+/* ---- ranks ---- */
 
 typedef struct {
     pact_model_eval *w;
@@ -462,8 +462,9 @@ static inline int same_node(const sim_t *x, int a, int b)
     return x->ppn > 1 && a / x->ppn == b / x->ppn;
 }
 
-/* ---- shared links: max-min fair rates by progressive filling
- * ------------------------------------------------ */
+/* ---- shared links: max-min fair rates by progressive filling, per connected component ---- */
+
+#define NONE UINT32_MAX
 
 static void push_end(sim_t *x, uint32_t f, double now)
 {
@@ -474,57 +475,101 @@ static void push_end(sim_t *x, uint32_t f, double now)
         x->oom = TRUE;
 }
 
-static void share(sim_t *x, double now)
+/* The up link of the flow into receive f (dir 0) or its down link (dir 1). */
+static inline uint32_t flow_link(const sim_t *x, uint32_t f, int dir)
+{
+    int r = dir ? x->s->owner[f] : x->s->owner[x->w->msg_send[f]];
+    return 2u * (uint32_t)node_of(x, r) + (uint32_t)dir;
+}
+
+static void link_add(pact_model_eval *w, uint32_t l, uint32_t f, int dir)
+{
+    uint32_t h = w->lhead[l];
+    w->fl_next[2 * f + dir] = h;
+    w->fl_prev[2 * f + dir] = NONE;
+    if (h != NONE)
+        w->fl_prev[2 * h + dir] = f;
+    w->lhead[l] = f;
+    w->ln[l]++;
+}
+
+static void link_del(pact_model_eval *w, uint32_t l, uint32_t f, int dir)
+{
+    uint32_t nx = w->fl_next[2 * f + dir], pv = w->fl_prev[2 * f + dir];
+    if (pv != NONE)
+        w->fl_next[2 * pv + dir] = nx;
+    else
+        w->lhead[l] = nx;
+    if (nx != NONE)
+        w->fl_prev[2 * nx + dir] = pv;
+    w->ln[l]--;
+}
+
+/* Recomputes the rates of the flows that share links, directly or through other flows, with links l0 and l1:
+ * the max-min fair allocation of SimGrid's LMM solver, every flow of equal weight. */
+static void share(sim_t *x, uint32_t l0, uint32_t l1, double now)
 {
     pact_model_eval *w = x->w;
-    const pact_model_sched *s = x->s;
     const double C = 1.0 / x->m->beta;
-    size_t na = w->nactive;
-    for (size_t k = 0; k < na; k++) {
-        uint32_t f = w->active[k];
+    uint32_t st = ++w->stamp, nf = 0, nl = 0;
+    if (st == 0) { /* wrapped: clear the marks */
+        memset(w->lmark, 0, 2 * (size_t)x->s->P * sizeof(uint32_t));
+        memset(w->fmark, 0, x->s->n * sizeof(uint32_t));
+        st = w->stamp = 1;
+    }
+    uint32_t seeds[2] = {l0, l1};
+    for (int i = 0; i < 2; i++)
+        if (w->ln[seeds[i]] > 0 && w->lmark[seeds[i]] != st) {
+            w->lmark[seeds[i]] = st;
+            w->comp_l[nl++] = seeds[i];
+        }
+    for (uint32_t q = 0; q < nl; q++) { /* breadth first over links; comp_l grows as it goes */
+        uint32_t l = w->comp_l[q];
+        int dir = (int)(l & 1);
+        for (uint32_t f = w->lhead[l]; f != NONE; f = w->fl_next[2 * f + dir]) {
+            if (w->fmark[f] == st)
+                continue;
+            w->fmark[f] = st;
+            w->comp_f[nf++] = f;
+            uint32_t o = flow_link(x, f, !dir);
+            if (w->lmark[o] != st) {
+                w->lmark[o] = st;
+                w->comp_l[nl++] = o;
+            }
+        }
+    }
+    for (uint32_t k = 0; k < nf; k++) {
+        uint32_t f = w->comp_f[k];
         w->rem[f] -= w->rate[f] * (now - w->last[f]);
         w->last[f] = now;
         w->fixed[f] = 0;
-        int u = node_of(x, s->owner[w->msg_send[f]]), d = node_of(x, s->owner[f]);
-        w->cap_up[u] = C;
-        w->cap_dn[d] = C;
-        w->fix_up_n[u] = w->up_n[u];
-        w->fix_dn_n[d] = w->dn_n[d];
     }
-    for (size_t left = na; left > 0;) {
+    for (uint32_t k = 0; k < nl; k++) {
+        w->lcap[w->comp_l[k]] = C;
+        w->lfix[w->comp_l[k]] = w->ln[w->comp_l[k]];
+    }
+    for (uint32_t left = nf; left > 0;) {
         /* The most constrained link sets the rate of every unfixed flow through it. */
         double best = INFINITY;
-        int bl = -1, bdown = 0;
-        for (size_t k = 0; k < na; k++) {
-            uint32_t f = w->active[k];
-            if (w->fixed[f])
-                continue;
-            int u = node_of(x, s->owner[w->msg_send[f]]), d = node_of(x, s->owner[f]);
-            double ru = w->cap_up[u] / w->fix_up_n[u], rd = w->cap_dn[d] / w->fix_dn_n[d];
-            if (ru < best) {
-                best = ru;
-                bl = u;
-                bdown = 0;
-            }
-            if (rd < best) {
-                best = rd;
-                bl = d;
-                bdown = 1;
+        uint32_t bl = 0;
+        for (uint32_t k = 0; k < nl; k++) {
+            uint32_t l = w->comp_l[k];
+            if (w->lfix[l] > 0 && w->lcap[l] / w->lfix[l] < best) {
+                best = w->lcap[l] / w->lfix[l];
+                bl = l;
             }
         }
-        for (size_t k = 0; k < na; k++) {
-            uint32_t f = w->active[k];
+        int dir = (int)(bl & 1);
+        for (uint32_t f = w->lhead[bl]; f != NONE; f = w->fl_next[2 * f + dir]) {
             if (w->fixed[f])
-                continue;
-            int u = node_of(x, s->owner[w->msg_send[f]]), d = node_of(x, s->owner[f]);
-            if ((bdown ? d : u) != bl)
                 continue;
             w->fixed[f] = 1;
             left--;
-            w->cap_up[u] -= best;
-            w->cap_dn[d] -= best;
-            w->fix_up_n[u]--;
-            w->fix_dn_n[d]--;
+            uint32_t o = flow_link(x, f, !dir);
+            w->lcap[bl] -= best;
+            w->lfix[bl]--;
+            w->lcap[o] -= best;
+            w->lfix[o]--;
             if (w->rate[f] != best) {
                 w->rate[f] = best;
                 push_end(x, f, now);
@@ -539,25 +584,22 @@ static void flow_start(sim_t *x, uint32_t f, double now)
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
     uint32_t snd = w->msg_send[f];
-    int src = s->owner[snd], dst = s->owner[f];
     w->rem[f] = s->bytes[snd] + x->m->envelope;
     w->last[f] = now;
-    if (same_node(x, src, dst)) { /* a private loopback */
+    if (same_node(x, s->owner[snd], s->owner[f])) { /* a private loopback */
         w->rate[f] = 1.0 / x->m->beta_intra;
         push_end(x, f, now);
         return;
     }
-    int u = node_of(x, src), d = node_of(x, dst);
-    w->apos[f] = (uint32_t)w->nactive;
-    w->active[w->nactive++] = f;
-    w->up_n[u]++;
-    w->dn_n[d]++;
-    if (w->up_n[u] == 1 && w->dn_n[d] == 1) { /* alone on both links: nobody else changes */
+    uint32_t u = flow_link(x, f, 0), d = flow_link(x, f, 1);
+    link_add(w, u, f, 0);
+    link_add(w, d, f, 1);
+    if (w->ln[u] == 1 && w->ln[d] == 1) { /* alone on both links: nobody else changes */
         w->rate[f] = 1.0 / x->m->beta;
         push_end(x, f, now);
     } else {
         w->rate[f] = 0;
-        share(x, now);
+        share(x, u, d, now);
     }
 }
 
@@ -565,21 +607,16 @@ static void flow_stop(sim_t *x, uint32_t f, double now)
 {
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
-    int src = s->owner[w->msg_send[f]], dst = s->owner[f];
-    if (same_node(x, src, dst))
+    if (same_node(x, s->owner[w->msg_send[f]], s->owner[f]))
         return;
-    int u = node_of(x, src), d = node_of(x, dst);
-    uint32_t pos = w->apos[f], lastf = w->active[--w->nactive];
-    w->active[pos] = lastf;
-    w->apos[lastf] = pos;
-    w->up_n[u]--;
-    w->dn_n[d]--;
-    if (w->up_n[u] > 0 || w->dn_n[d] > 0)
-        share(x, now);
+    uint32_t u = flow_link(x, f, 0), d = flow_link(x, f, 1);
+    link_del(w, u, f, 0);
+    link_del(w, d, f, 1);
+    if (w->ln[u] > 0 || w->ln[d] > 0)
+        share(x, u, d, now);
 }
 
-/* ---- messages
- * ------------------------------------------------------------------------------------------------- */
+/* ---- messages ---- */
 
 static inline void link_params(const sim_t *x, int a, int b, double *alpha, double *beta)
 {
@@ -729,8 +766,7 @@ static void advance(sim_t *x, int r, double now)
     }
 }
 
-/* ---- the evaluation
- * ---------------------------------------------------------------------------------------------- */
+/* ---- the evaluation ---- */
 
 gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
                              const pact_model_params *prm, pact_model_result *out, GError **err)
@@ -755,9 +791,11 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     memset(w->seq, 0, Pz * sizeof(uint32_t));
     memset(w->waiting, 0, Pz);
     memset(w->wake_pending, 0, Pz);
-    memset(w->up_n, 0, Pz * sizeof(uint32_t));
-    memset(w->dn_n, 0, Pz * sizeof(uint32_t));
-    w->nactive = 0;
+    memset(w->ln, 0, 2 * Pz * sizeof(uint32_t));
+    memset(w->lhead, 0xff, 2 * Pz * sizeof(uint32_t));
+    memset(w->lmark, 0, 2 * Pz * sizeof(uint32_t));
+    memset(w->fmark, 0, s->n * sizeof(uint32_t));
+    w->stamp = 0;
     w->nev = 0;
     w->evseq = 0;
     w->events = 0;
@@ -838,8 +876,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     return TRUE;
 }
 
-/* ---- one cell, cached
- * ----------------------------------------------------------------------------------------------- */
+/* ---- one cell, cached ---- */
 
 typedef struct {
     const pact_alg *alg;

@@ -19,8 +19,7 @@
 #include "pact_host.h"
 #include "pact_models.h"
 
-/* ---- parameter presets ------------------------------------------------------------------------------------
- */
+/* ---- parameter presets ---- */
 
 void pact_model_params_hockney(pact_model_params *m, double alpha, double beta, double gamma)
 {
@@ -56,8 +55,7 @@ static char *read_text(const char *path, gsize *len, GError **err)
     return text;
 }
 
-/* ---- fitted parameter files
- * --------------------------------------------------------------------------------- */
+/* ---- fitted parameter files ---- */
 
 void pact_model_fit_init(pact_model_fit *f)
 {
@@ -249,8 +247,7 @@ out:
     return ok;
 }
 
-/* ---- measurements
- * ---------------------------------------------------------------------------------------------- */
+/* ---- measurements ---- */
 
 static const char *const columns[] = {
     "platform",  "nodes",       "ppn",    "procs", "collective", "algorithm",    "bytes",         "pattern",
@@ -362,8 +359,7 @@ fail:
     return NULL;
 }
 
-/* ---- least squares
- * ------------------------------------------------------------------------------------------------ */
+/* ---- least squares ---- */
 
 /* Solves the n x n system A x = y in place by Gaussian elimination with partial pivoting; FALSE if singular.
  */
@@ -504,8 +500,7 @@ out:
     return ok;
 }
 
-/* ---- arrival files
- * -------------------------------------------------------------------------------------------------- */
+/* ---- arrival files ---- */
 
 GArray *pact_model_arrivals_read(const char *path, int P, GError **err)
 {

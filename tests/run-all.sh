@@ -13,5 +13,6 @@ done
 if [ "$mode" != --unit-only ]; then
     source tests/integration.sh
     source tests/platforms.sh
+    source tests/models.sh
 fi
 finish

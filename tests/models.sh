@@ -1,0 +1,85 @@
+# tests/models.sh - sourced by run-all.sh after platforms.sh (needs tests/lib.sh; uses $PACT and $TMP when set).
+# Also runs alone: PACT=build-models/bin/pact bash tests/models.sh
+# The model engine against SimGrid: calibration recovers Shaheen-II's alpha, beta and gamma from simulated
+# allreduce times; the evaluator's d^ is within 5% of SMPI's for every classic algorithm on generic32x32 at
+# 32 nodes x 1 process; fitted parameter files feed predict; bad input exits 2 naming file, line and field.
+if ! declare -F check >/dev/null; then
+    cd "$(dirname "$0")/.." && source tests/lib.sh
+    MODELS_ALONE=1
+fi
+PACT=${PACT:-build/bin/pact}
+TMP=${TMP:-$(mktemp -d /tmp/pact-models-XXXXXX)}
+
+# Ring, Rabenseifner and recursive-doubling allreduce simulated on a flat platform with Shaheen-II's values
+# (tests/data/shaheen_flat.yaml), P = 4, 6, 8, 12, 16, 4 KiB..4 MiB.  With per-algorithm alpha_a and beta_a,
+# gamma is determined only by P that are not powers of two (there Rabenseifner's and recursive doubling's
+# reduced bytes are not proportional to their moved bytes), hence 6 and 12.
+calibration() {
+    local d="$TMP/calibration"
+    mkdir -p "$d"
+    for P in 4 6 8 12 16; do
+        $PACT sim --platform tests/data/shaheen_flat.yaml --nodes $P --ppn 1 --coll allreduce \
+            --algs ring,rabenseifner,recursive_doubling --sizes 4K,64K,256K,1M,4M --patterns no_delay \
+            --reps 1 -o "$d/p$P" >/dev/null || return 1
+    done
+    { head -1 "$d/p4/results.csv"; for P in 4 6 8 12 16; do tail -n +2 "$d/p$P/results.csv"; done; } >"$d/all.csv"
+    $PACT model fit "$d/all.csv" -o "$d/params.yaml" | tee "$d/fit.out" || return 1
+    awk 'function ok(x, want) { return x / want > 0.9 && x / want < 1.1 }
+         /^gamma/ { g = $2 }
+         $1 == "allreduce" && ($2 == "ring" || $2 == "rabenseifner") {
+             n++; if (!ok($3, 1.5e-6) || !ok($4, 6.25e-11)) { print "off:", $0; bad = 1 } }
+         END { if (!ok(g, 2e-10)) { print "gamma off:", g; bad = 1 }; exit bad || n != 2 }' "$d/fit.out" || return 1
+    # The file feeds predict: ring at 16 ranks, 1 MiB, with the fitted values, against the simulated time.
+    local sim model
+    sim=$(awk -F, '$4 == 16 && $6 == "ring" && $7 == 1048576 { print $14 }' "$d/all.csv")
+    model=$($PACT model predict --coll allreduce --alg ring -P 16 -m 1M --params "$d/params.yaml" --format csv |
+        awk -F, 'NR == 2 { print $9 }')
+    echo "ring 16 x 1 MiB: simulated $sim s, predicted from the fit $model s"
+    awk -v a="$sim" -v b="$model" 'BEGIN { exit !(b / a > 0.99 && b / a < 1.01) }'
+}
+check "model fit recovers Shaheen-II alpha, beta, gamma within 10% (ring, rabenseifner)" calibration
+
+# model_vs_smpi COLL: every algorithm of COLL on generic32x32, 32 nodes x 1 process, 8 B, 64 KiB and 1 MiB,
+# no_delay and last_delayed (skew 100 us): the evaluator's d^ (pact model predict --platform, SimGrid's
+# shared links) within 5% of SMPI's.
+model_vs_smpi() {
+    local c=$1 d="$TMP/vs-smpi-$1"
+    $PACT sim --platform generic32x32 --nodes 32 --ppn 1 --coll "$c" --algs all --sizes 8,64K,1M \
+        --patterns no_delay,last_delayed --skew 1e-4 --reps 1 -o "$d" >/dev/null || return 1
+    yes 0 | head -n 32 >"$d/no_delay.txt"
+    { yes 0 | head -n 31; echo 1e-4; } >"$d/last_delayed.txt"
+    for m in 8 65536 1048576; do
+        for pat in no_delay last_delayed; do
+            $PACT model predict --coll "$c" --alg all -P 32 -m $m --platform generic32x32 \
+                --pattern "$d/$pat.txt" --format csv | tail -n +2 | sed "s|,$d/$pat.txt,|,$pat,|"
+        done
+    done >"$d/model.csv" || return 1
+    awk -F, 'NR == FNR { if (FNR > 1 && $16 == "ok") sim[$6 "," $7 "," $8] = $14; next }
+             { k = $2 "," $5 "," $6; if (!(k in sim)) next; n++; e = $9 / sim[k] - 1
+               printf "%-24s %8s %-13s smpi %12.4g model %12.4g  %+.2f%%\n", $2, $5, $6, sim[k], $9, 100 * e
+               if (e > 0.05 || e < -0.05) bad = 1 }
+             END { print n, "cells"; exit bad || n == 0 }' "$d/results.csv" "$d/model.csv"
+}
+for c in allreduce reduce bcast alltoall allgather; do
+    check "model d^ within 5% of smpi, generic32x32 32x1: $c" model_vs_smpi $c
+done
+
+# bad_model WANT ARGS...: exit 2 and a message naming the problem.
+bad_model() {
+    local want=$1; shift
+    $PACT model "$@" >"$TMP/bm.out" 2>"$TMP/bm.err"
+    local st=$?
+    cat "$TMP/bm.err"
+    [ $st -eq 2 ] && grep -q -- "$want" "$TMP/bm.err"
+}
+printf 'platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,skew_s,rep,engine,last_delay_s,total_delay_s,status\np,1,4,4,allreduce,ring,8,no_delay,none,,0,0,smpi,soon,1e-5,ok\n' \
+    >"$TMP/bad-results.csv"
+check "bad model input: a non-number in results.csv" bad_model "bad-results.csv:2: last_delay_s" fit "$TMP/bad-results.csv"
+check "bad model input: unknown algorithm" bad_model "no such allreduce algorithm" predict --coll allreduce \
+    --alg best -P 4 -m 8 --alpha 1e-6 --beta 1e-9
+check "bad model input: pattern of the wrong length" bad_model "3 delays for 4 processes" predict \
+    --coll allreduce --alg ring -P 4 -m 8 --platform generic32x32 --pattern <(printf '0\n0\n0\n')
+
+if [ -n "${MODELS_ALONE:-}" ]; then
+    finish
+fi
