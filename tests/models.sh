@@ -9,6 +9,7 @@ if ! declare -F check >/dev/null; then
 fi
 PACT=${PACT:-build/bin/pact}
 TMP=${TMP:-$(mktemp -d /tmp/pact-models-XXXXXX)}
+zeros() { for ((i = 0; i < $1; i++)); do echo 0; done; }
 
 # Ring, Rabenseifner and recursive-doubling allreduce simulated on a flat platform with Shaheen-II's values
 # (tests/data/shaheen_flat.yaml), P = 4, 6, 8, 12, 16, 4 KiB..4 MiB.  With per-algorithm alpha_a and beta_a,
@@ -46,8 +47,8 @@ model_vs_smpi() {
     local c=$1 d="$TMP/vs-smpi-$1"
     $PACT sim --platform generic32x32 --nodes 32 --ppn 1 --coll "$c" --algs all --sizes 8,64K,1M \
         --patterns no_delay,last_delayed --skew 1e-4 --reps 1 -o "$d" >/dev/null || return 1
-    yes 0 | head -n 32 >"$d/no_delay.txt"
-    { yes 0 | head -n 31; echo 1e-4; } >"$d/last_delayed.txt"
+    zeros 32 >"$d/no_delay.txt"
+    { zeros 31; echo 1e-4; } >"$d/last_delayed.txt"
     for m in 8 65536 1048576; do
         for pat in no_delay last_delayed; do
             $PACT model predict --coll "$c" --alg all -P 32 -m $m --platform generic32x32 \
