@@ -74,6 +74,26 @@ static int binary_tree_path(int P)
     return best;
 }
 
+/* K-nomial bcast (ompi_coll_base_topo_build_kmtree): a subtree of n ranks whose root may use digit positions
+ * below i; the root serves children farthest first (positions i-1 down to 0, digits 1..radix-1), one after
+ * another.  Returns the most messages on a path from the root; a full subtree (n = radix^i) costs
+ * i*(radix-1), so only the one partial child recurses: O(radix log^2 P).  Derived from the schedule. */
+static int knomial_path(int i, long n, int radix)
+{
+    int best = 0, idx = 0;
+    long pw = 1;
+    for (int k = 1; k < i; k++)
+        pw *= radix;
+    for (int ip = i - 1; ip >= 0; ip--, pw /= radix)
+        for (int d = 1; d < radix && d * pw < n; d++) {
+            idx++;
+            long sub = n - d * pw < pw ? n - d * pw : pw;
+            int g = sub == pw ? ip * (radix - 1) : knomial_path(ip, sub, radix);
+            best = idx + g > best ? idx + g : best;
+        }
+    return best;
+}
+
 static gboolean terms(pact_coll coll, const char *name, int P, double m, pact_model_terms *t,
                       const char **src);
 
@@ -224,14 +244,15 @@ static gboolean bcast(const char *name, int P, double m, pact_model_terms *t, co
         *src = "PG 2007; Tran 2.2.4: ceil(log2 P)(alpha + beta m)";
         set(t, C, C * m, 0);
     } else if (!strcmp(name, "knomial")) {
-        int k = 0, x = 1;
-        while (x < P) {
-            x *= 4;
-            k++;
-        }
-        *src = "ceil(log4 P)(radix - 1)(alpha + beta m), radix 4: the farthest child first, each parent "
-               "serving up to 3 children per digit in turn (derived from the schedule)";
-        set(t, 3.0 * k, 3.0 * k * m, 0);
+        int K = 0;
+        for (long x = 1; x < P; x *= 4)
+            K++;
+        int k = knomial_path(K, P, 4);
+        *src =
+            "(radix - 1) ceil(log_radix P)(alpha + beta m) for P a power of the radix 4, each parent serving "
+            "its children farthest first, one after another; the longest such path for other P (derived "
+            "from the schedule)";
+        set(t, k, k * m, 0);
     } else if (!strcmp(name, "scatter_allgather")) {
         double f = (pof2 == P ? P - 1.0 : P - 1.0) / P;
         int C = clog2(P);
