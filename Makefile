@@ -34,7 +34,7 @@ PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-model install clean check-asan format
+.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model install clean check-asan format
 
 all: deps $(BIN)/pact sim
 
@@ -118,7 +118,7 @@ run: all
 	    --skew-factor 1.5 --reps 3 -o $(RUN_DIR)
 	@echo "results in $(RUN_DIR)/ (results.csv, summary.txt)"
 
-bench: bench-platforms bench-fidelity bench-real bench-model
+bench: bench-platforms bench-fidelity bench-real bench-arrivals bench-model
 
 # Every built-in at full size under smpirun (ping + allreduce at up to 1024 ranks) and its probe (~30 s).
 bench-platforms: all
@@ -128,6 +128,11 @@ bench-platforms: all
 # pact against Open MPI's same algorithm on 4 real ranks; simulation wall-clock against SMPI at 256 ranks.
 bench-real: all real
 	bash scripts/bench-real.sh | tee results/bench-real-$(shell date +%Y%m%d-%H%M%S).txt
+
+# How faithfully the driver imposes arrival patterns on real MPI: error per rank count, shape and skew (~1 min).
+bench-arrivals: all real
+	@mkdir -p results
+	bash scripts/arrival-accuracy.sh --mpis openmpi,mpich | tee results/arrival-accuracy-$(shell date +%Y%m%d-%H%M%S).txt
 
 # The model engine's speed on one core: evaluator messages/s and closed-form predictions/s (~10 s).
 bench-model: all

@@ -111,6 +111,7 @@ int pact_cmd_list(int argc, char **argv)
     } else if (!strcmp(argv[1], "patterns")) {
         for (const char *const *s = pact_pattern_shapes(); *s; s++)
             printf("%-16s %s\n", *s, pact_pattern_describe(*s));
+        printf("%-16s %s\n", "file:PATH", pact_pattern_describe("file"));
         rc = 0;
     } else {
         fprintf(stderr, "pact list: unknown list '%s' (algorithms, platforms, patterns)\n", argv[1]);

@@ -10,6 +10,7 @@
 #include "pact_cli.h"
 #include "pact_host.h"
 #include "pact_models.h"
+#include "pact_patterns.h"
 
 /* A number >= 0 from a flag; `what` names it in messages. */
 static gboolean flag_num(const char *text, const char *what, double *out, GError **err)
@@ -169,7 +170,7 @@ static int predict(predict_opts *o)
             goto fail;
         fitp = &fit;
     }
-    if (o->pattern && !(arr = pact_model_arrivals_read(o->pattern, o->P, &err)))
+    if (o->pattern && !(arr = pact_pattern_load(o->pattern, o->P, NULL, &err)))
         goto fail;
     const double *a0 = arr ? (const double *)arr->data : NULL;
     pact_model_params m;
@@ -410,8 +411,8 @@ int pact_cmd_model(int argc, char **argv)
          "NAME"},
         {"params", 0, 0, G_OPTION_ARG_FILENAME, &o.params, "alpha_a, beta_a, gamma fitted by pact model fit",
          "FILE"},
-        {"pattern", 0, 0, G_OPTION_ARG_FILENAME, &o.pattern, "arrival delays, one per line (default: none)",
-         "FILE"},
+        {"pattern", 0, 0, G_OPTION_ARG_FILENAME, &o.pattern,
+         "a pattern file or an arrival trace (default: none)", "FILE"},
         {"ppn", 0, 0, G_OPTION_ARG_INT, &o.ppn, "ranks per node (block mapping): two-level costs", "K"},
         {"net", 0, 0, G_OPTION_ARG_STRING, &o.net,
          "port (Hockney single port; default without --platform) or shared (SimGrid's links)", "NET"},

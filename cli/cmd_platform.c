@@ -14,8 +14,8 @@ static const char *topo_name(pact_topology t)
 
 static void show(const pact_platform *p, const pact_export_opts *o)
 {
-    printf("name          %s\ndescription   %s\nsource        %s\nfile          %s\n", p->name, p->description,
-           p->source, p->file);
+    printf("name          %s\ndescription   %s\nsource        %s\nfile          %s\n", p->name,
+           p->description, p->source, p->file);
     printf("nodes         %d x %d sockets x %d cores, %.4g Gflop/s per core\n", p->nodes, p->sockets,
            p->cores_per_socket, p->speed / 1e9);
     if (p->gpus_per_socket)
@@ -32,9 +32,10 @@ static void show(const pact_platform *p, const pact_export_opts *o)
         printf("dragonfly     %d groups x %d chassis x %d routers x %d nodes, %.4g us per link\n", p->groups,
                p->chassis, p->routers, p->nodes_per_router, p->hop_lat * 1e6);
         if (c != p->chassis)
-            printf("              exported as %d chassis x %d routers per group (SimGrid 3.32 needs routers per "
-                   "chassis >= groups)\n",
-                   c, r);
+            printf(
+                "              exported as %d chassis x %d routers per group (SimGrid 3.32 needs routers per "
+                "chassis >= groups)\n",
+                c, r);
     }
     printf("hockney       alpha %.4g s, beta %.4g s/B, gamma %.4g s/B\n", p->alpha, p->beta, p->gamma);
     printf("levels        (what `pact platform probe %s%s` checks)\n", p->name,
@@ -65,8 +66,8 @@ static int probe(const pact_platform *p, const pact_export_opts *o, int pairs, G
     printf("# %s%s: simulated ping-pong (SimGrid %s), expected = the YAML's values\n", p->name,
            p->adapters > 1 ? (o->rails == PACT_RAILS_SHARING ? ", rails shared" : ", rails bound") : "",
            "3.32");
-    printf("%-30s %-13s %-13s %10s %10s %6s %11s %11s %6s\n", "level", "host_a", "host_b", "lat_us", "expect_us",
-           "dev_%", "bw_GBps", "expect_GBps", "dev_%");
+    printf("%-30s %-13s %-13s %10s %10s %6s %11s %11s %6s\n", "level", "host_a", "host_b", "lat_us",
+           "expect_us", "dev_%", "bw_GBps", "expect_GBps", "dev_%");
     int bad = 0;
     for (guint i = 0; i < lv->len; i++) {
         pact_probe_level *l = &g_array_index(lv, pact_probe_level, i);
@@ -109,13 +110,15 @@ int pact_cmd_platform(int argc, char **argv)
     GOptionEntry entries[] = {
         {"nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "export: nodes (default: all)", "N"},
         {"ppn", 0, 0, G_OPTION_ARG_INT, &ppn, "export: processes per node (default: every core or GPU)", "K"},
-        {"mapping", 0, 0, G_OPTION_ARG_STRING, &mapping, "export: ranks to nodes, block (default) or cyclic", "M"},
+        {"mapping", 0, 0, G_OPTION_ARG_STRING, &mapping, "export: ranks to nodes, block (default) or cyclic",
+         "M"},
         {"ranks-on", 0, 0, G_OPTION_ARG_STRING, &on, "cores (default) or gpus (cedar, mist)", "WHERE"},
         {"rails", 0, 0, G_OPTION_ARG_STRING, &rails,
          "several adapters per node: sharing (stripe) or binding (one each); default: the YAML's", "MODE"},
         {"pairs", 0, 0, G_OPTION_ARG_INT, &pairs,
          "probe: also N node pairs exchanging at once across islands (fat tree) or the switch", "N"},
-        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "export: folder for platform.xml and hostfile", "DIR"},
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "export: folder for platform.xml and hostfile",
+         "DIR"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("list | show NAME | export NAME -o DIR | probe NAME");
@@ -147,11 +150,10 @@ int pact_cmd_platform(int argc, char **argv)
         goto out;
     }
     pact_export_opts o = {.nodes = nodes, .ppn = ppn, .rails = p->rails};
-    if (mapping && strcmp(mapping, "block") && strcmp(mapping, "cyclic")) {
-        fprintf(stderr, "pact platform: --mapping %s: expected block or cyclic\n", mapping);
+    if (mapping && !pact_mapping_parse(mapping, "--mapping", &o.mapping, &err)) {
+        rc = pact_cli_fail(err);
         goto out;
     }
-    o.mapping = mapping && !strcmp(mapping, "cyclic") ? PACT_MAP_CYCLIC : PACT_MAP_BLOCK;
     if (on && strcmp(on, "cores") && strcmp(on, "gpus")) {
         fprintf(stderr, "pact platform: --ranks-on %s: expected cores or gpus\n", on);
         goto out;

@@ -7,29 +7,6 @@
 #include "pact_host.h"
 #include "pact_run.h"
 
-/* Seconds with an optional unit: 0.001, 1e-3, 1ms, 100us, 2s. */
-static gboolean parse_seconds(const char *text, const char *what, double *out, GError **err)
-{
-    char *end;
-    double v = g_ascii_strtod(text, &end);
-    double scale = 1;
-    if (!strcmp(end, "ms"))
-        scale = 1e-3;
-    else if (!strcmp(end, "us"))
-        scale = 1e-6;
-    else if (!strcmp(end, "ns"))
-        scale = 1e-9;
-    else if (*end && strcmp(end, "s"))
-        end = (char *)text;
-    if (end == text || !isfinite(v) || v < 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected seconds >= 0 (e.g. 1e-3, 1ms, 100us)",
-                    what, text);
-        return FALSE;
-    }
-    *out = v * scale;
-    return TRUE;
-}
-
 int pact_cmd_sim(int argc, char **argv)
 {
     char *platform = NULL, *coll = NULL, *algs = NULL, *sizes = NULL, *patterns = NULL, *skew = NULL,
@@ -41,7 +18,8 @@ int pact_cmd_sim(int argc, char **argv)
         {"platform", 0, 0, G_OPTION_ARG_STRING, &platform,
          "built-in machine (default generic32x32), a platform YAML, or a SimGrid XML with --hostfile",
          "NAME|FILE"},
-        {"hostfile", 0, 0, G_OPTION_ARG_FILENAME, &hostfile, "with an XML --platform: one host per rank", "FILE"},
+        {"hostfile", 0, 0, G_OPTION_ARG_FILENAME, &hostfile, "with an XML --platform: one host per rank",
+         "FILE"},
         {"ranks-on", 0, 0, G_OPTION_ARG_STRING, &ranks_on, "cores (default) or gpus (cedar, mist)", "WHERE"},
         {"rails", 0, 0, G_OPTION_ARG_STRING, &rails, "several adapters per node: sharing or binding", "MODE"},
         {"nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "nodes used (default 2)", "N"},
@@ -52,12 +30,14 @@ int pact_cmd_sim(int argc, char **argv)
          "algorithms: all (default) or a list; smpi:NAME runs SimGrid's built-in NAME", "A,B"},
         {"sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
          "bytes per process: 8,1K,64K,1M or 8..1M (default 8,1K,64K,1M)", "LIST"},
-        {"patterns", 0, 0, G_OPTION_ARG_STRING, &patterns, "arrival patterns (default no_delay,last_delayed)",
+        {"patterns", 0, 0, G_OPTION_ARG_STRING, &patterns,
+         "arrival patterns: shapes (pact list patterns) or file:PATH (default no_delay,last_delayed)",
          "LIST"},
         {"skew", 0, 0, G_OPTION_ARG_STRING, &skew, "maximum skew in seconds (1e-3, 1ms, 100us)", "S"},
         {"skew-factor", 0, 0, G_OPTION_ARG_STRING, &skew_factor,
-         "maximum skew as a factor of the mean no-delay d^ (default 1.5)", "F"},
-        {"skew-mode", 0, 0, G_OPTION_ARG_STRING, &skew_mode, "what the factor multiplies: mean_nodelay", "M"},
+         "maximum skew as a factor of what --skew-mode says (default 1.5)", "F"},
+        {"skew-mode", 0, 0, G_OPTION_ARG_STRING, &skew_mode,
+         "what the factor multiplies: mean_nodelay (default), own_nodelay or mif", "M"},
         {"reps", 0, 0, G_OPTION_ARG_INT, &reps, "measured calls per cell (default 5; one more warms up)",
          "R"},
         {"engine", 0, 0, G_OPTION_ARG_STRING, &engine, "smpi (default)", "E"},
@@ -104,8 +84,8 @@ int pact_cmd_sim(int argc, char **argv)
         goto fail;
     }
     if (nodes < 1 || ppn == 0) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, nodes < 1 ? "--nodes %d: at least 1" : "--ppn %d: at least 1",
-                    nodes < 1 ? nodes : ppn);
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    nodes < 1 ? "--nodes %d: at least 1" : "--ppn %d: at least 1", nodes < 1 ? nodes : ppn);
         goto fail;
     }
     s.nodes = nodes;
@@ -121,11 +101,8 @@ int pact_cmd_sim(int argc, char **argv)
     }
     if (rails)
         s.rails = !strcmp(rails, "binding") ? PACT_RAILS_BINDING : PACT_RAILS_SHARING;
-    if (mapping && strcmp(mapping, "block") && strcmp(mapping, "cyclic")) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--mapping %s: expected block or cyclic", mapping);
+    if (mapping && !pact_mapping_parse(mapping, "--mapping", &s.mapping, &err))
         goto fail;
-    }
-    s.mapping = mapping && !strcmp(mapping, "cyclic") ? PACT_MAP_CYCLIC : PACT_MAP_BLOCK;
     int c = pact_coll_from_name(coll ? coll : "allreduce");
     if (c < 0) {
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
@@ -147,26 +124,33 @@ int pact_cmd_sim(int argc, char **argv)
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--skew and --skew-factor: give one of them");
         goto fail;
     }
+    if (skew && skew_mode) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "--skew-mode %s: goes with --skew-factor (--skew is absolute seconds)", skew_mode);
+        goto fail;
+    }
     if (skew) {
         s.skew_mode = PACT_SKEW_ABSOLUTE;
-        if (!parse_seconds(skew, "--skew", &s.skew, &err))
+        if (!pact_parse_seconds(skew, "--skew", &s.skew, &err))
             goto fail;
     } else {
-        s.skew_mode = PACT_SKEW_MEAN_NODELAY;
+        /* A factor: of the mean no-delay d^ by default (the seeds' procedure), or --skew-mode's base. */
+        int m = skew_mode ? pact_skew_mode_parse(skew_mode) : PACT_SKEW_MEAN_NODELAY;
+        if (m <= PACT_SKEW_ABSOLUTE) {
+            g_set_error(
+                &err, PACT_ERROR, PACT_ERROR_INPUT,
+                "--skew-mode %s: expected mean_nodelay, own_nodelay or mif (absolute seconds: --skew)",
+                skew_mode);
+            goto fail;
+        }
+        s.skew_mode = (pact_skew_mode)m;
         char *end = NULL;
         s.skew = skew_factor ? g_ascii_strtod(skew_factor, &end) : 1.5;
-        if (skew_factor && (end == skew_factor || *end || !(s.skew >= 0))) {
+        if (skew_factor && (end == skew_factor || *end || !(s.skew >= 0) || !isfinite(s.skew))) {
             g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--skew-factor %s: expected a number >= 0",
                         skew_factor);
             goto fail;
         }
-    }
-    if (skew_mode && strcmp(skew_mode, "mean_nodelay")) {
-        g_set_error(
-            &err, PACT_ERROR, PACT_ERROR_INPUT,
-            "--skew-mode %s: only mean_nodelay so far (own_nodelay and mif come with the patterns issue)",
-            skew_mode);
-        goto fail;
     }
     if (engine && strcmp(engine, "smpi")) {
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
@@ -177,7 +161,7 @@ int pact_cmd_sim(int argc, char **argv)
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--jobs %d: must be >= 1", jobs);
         goto fail;
     }
-    if (gamma && !parse_seconds(gamma, "--gamma", &s.gamma, &err))
+    if (gamma && !pact_parse_seconds(gamma, "--gamma", &s.gamma, &err))
         goto fail;
     s.reps = reps;
     s.seed = (guint64)seed;

@@ -499,39 +499,3 @@ out:
     g_ptr_array_free(algs, TRUE);
     return ok;
 }
-
-/* ---- arrival files ---- */
-
-GArray *pact_model_arrivals_read(const char *path, int P, GError **err)
-{
-    g_autofree char *text = read_text(path, NULL, err);
-    if (!text)
-        return NULL;
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    GArray *d = g_array_new(FALSE, FALSE, sizeof(double));
-    for (int ln = 0; lines[ln]; ln++) {
-        char *h = strchr(lines[ln], '#');
-        if (h)
-            *h = 0;
-        char *l = g_strstrip(lines[ln]);
-        if (!*l)
-            continue;
-        double v;
-        char *end;
-        errno = 0;
-        v = g_ascii_strtod(l, &end);
-        if (*end || errno || !isfinite(v) || v < 0) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "%s:%d: delay: '%s' is not a number of seconds >= 0", path, ln + 1, l);
-            g_array_free(d, TRUE);
-            return NULL;
-        }
-        g_array_append_val(d, v);
-    }
-    if (P > 0 && (int)d->len != P) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: %u delays for %d processes", path, d->len, P);
-        g_array_free(d, TRUE);
-        return NULL;
-    }
-    return d;
-}

@@ -165,11 +165,4 @@ GArray *pact_model_points_read(const char *path, GError **err);
  * (model / measured - 1), in order. */
 gboolean pact_model_fit_points(const GArray *pts, pact_model_fit *f, GArray *resid, GError **err);
 
-/* ---- arrival files
- * ------------------------------------------------------------------------------------------ */
-
-/* One delay >= 0 in seconds per line, '#' comments (DESIGN.md "Arrival patterns"); exactly P of them.
- * Returns a GArray of double or NULL with "file:line: problem". */
-GArray *pact_model_arrivals_read(const char *path, int P, GError **err);
-
 #endif

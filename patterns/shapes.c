@@ -22,6 +22,9 @@ static const shape_desc shapes[] = {
     {"ends_delayed", "a valley: both ends latest, the middle ranks first (flat for p <= 2)"},
     {"half_delayed", "ranks p/2.. arrive s late"},
     {"random", "uniform in [0, s], seeded, rescaled so that max - min = s"},
+    {"node_delayed", "every rank of one node (chosen by the seed) arrives s late: a late node"},
+    {"two_level", "a delay per node plus a smaller one per rank (node-wide spread 0.25 of the cluster-wide), "
+                  "seeded, rescaled to [0, s]"},
 };
 
 const char *const *pact_pattern_shapes(void)
@@ -37,12 +40,95 @@ const char *pact_pattern_describe(const char *shape)
     for (size_t i = 0; i < G_N_ELEMENTS(shapes); i++)
         if (strcmp(shapes[i].name, shape) == 0)
             return shapes[i].what;
+    if (strcmp(shape, "file") == 0)
+        return "one delay per line from a pattern file, or the per-rank mean delay of an arrival trace";
     return NULL;
 }
 
-gboolean pact_pattern_gen(const char *shape, int p, double skew, guint64 seed, double *d, GError **err)
+gboolean pact_pattern_uses_nodes(const char *shape)
 {
-    if (!pact_pattern_describe(shape)) {
+    return !strcmp(shape, "node_delayed") || !strcmp(shape, "two_level");
+}
+
+static GRand *rand_for(guint64 seed)
+{
+    return g_rand_new_with_seed((guint32)(seed ^ (seed >> 32)));
+}
+
+/* Shifts d so that its minimum is 0 and scales it so that max - min = skew (all zeros when flat). */
+static void span_to(double *d, int p, double skew)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < p; i++) {
+        lo = fmin(lo, d[i]);
+        hi = fmax(hi, d[i]);
+    }
+    /* The fraction first: (hi - lo) / (hi - lo) is exactly 1, so the maximum is exactly s. */
+    for (int i = 0; i < p; i++)
+        d[i] = hi > lo ? skew * ((d[i] - lo) / (hi - lo)) : 0;
+}
+
+static int node_of(const pact_pattern_opts *o, int i)
+{
+    return o->node_of ? o->node_of[i] : i;
+}
+
+/* node_delayed and two_level: nodes are numbered by the mapping; only nodes that hold a rank count. */
+static gboolean gen_nodes(const char *shape, int p, const pact_pattern_opts *o, double *d, GError **err)
+{
+    int nn = 0;
+    for (int i = 0; i < p; i++) {
+        int n = node_of(o, i);
+        if (n < 0) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "pattern %s: rank %d has no node", shape, i);
+            return FALSE;
+        }
+        nn = MAX(nn, n + 1);
+    }
+    GRand *r = rand_for(o->seed);
+    g_autofree double *late = g_new0(double, (gsize)nn);
+    g_autofree gboolean *used = g_new0(gboolean, (gsize)nn);
+    int nused = 0;
+    for (int i = 0; i < p; i++)
+        if (!used[node_of(o, i)]) {
+            used[node_of(o, i)] = TRUE;
+            nused++;
+        }
+    if (!strcmp(shape, "node_delayed")) {
+        /* The k-th node that holds ranks, k uniform: the same seed picks the same node. */
+        int k = g_rand_int_range(r, 0, nused), chosen = -1;
+        for (int n = 0; n < nn && chosen < 0; n++)
+            if (used[n] && k-- == 0)
+                chosen = n;
+        for (int i = 0; i < p; i++)
+            d[i] = node_of(o, i) == chosen && nused > 1 ? o->skew : 0;
+    } else {
+        double intra = o->intra >= 0 ? o->intra : PACT_TWO_LEVEL_INTRA;
+        /* Node offsets span exactly [0, 1] (over the nodes that hold ranks), so that after the final
+         * rescaling each node's own spread is at most intra x s: node-wide imbalance is guaranteed to
+         * stay below the cluster-wide one, not just likely to. */
+        double lo = INFINITY, hi = -INFINITY;
+        for (int n = 0; n < nn; n++) {
+            late[n] = g_rand_double(r);
+            if (used[n]) {
+                lo = fmin(lo, late[n]);
+                hi = fmax(hi, late[n]);
+            }
+        }
+        for (int n = 0; n < nn; n++)
+            late[n] = hi > lo ? (late[n] - lo) / (hi - lo) : 0;
+        for (int i = 0; i < p; i++)
+            d[i] = late[node_of(o, i)] + intra * g_rand_double(r);
+        span_to(d, p, o->skew);
+    }
+    g_rand_free(r);
+    return TRUE;
+}
+
+gboolean pact_pattern_gen(const char *shape, int p, const pact_pattern_opts *o, double *d, GError **err)
+{
+    double skew = o->skew;
+    if (!pact_pattern_describe(shape) || !strcmp(shape, "file")) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "unknown pattern '%s' (pact list patterns)", shape);
         return FALSE;
     }
@@ -51,6 +137,13 @@ gboolean pact_pattern_gen(const char *shape, int p, double skew, guint64 seed, d
                     "pattern %s: need p >= 1 and a skew >= 0 (got p=%d, %g)", shape, p, skew);
         return FALSE;
     }
+    if (o->intra > 1) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "pattern %s: the node-wide fraction must be in [0, 1]",
+                    shape);
+        return FALSE;
+    }
+    if (pact_pattern_uses_nodes(shape))
+        return gen_nodes(shape, p, o, d, err);
     double last = p > 1 ? (double)(p - 1) : 1.0;
     /* Mountain and valley in integers, |2i - (p-1)|, so both halves are exact mirror images and the
      * extremes are exactly 0 and s for odd and even p alike. */
@@ -76,28 +169,11 @@ gboolean pact_pattern_gen(const char *shape, int p, double skew, guint64 seed, d
             d[i] = 0;
     }
     if (!strcmp(shape, "random") && p > 1) {
-        GRand *r = g_rand_new_with_seed((guint32)(seed ^ (seed >> 32)));
-        double lo = 1, hi = 0;
-        for (int i = 0; i < p; i++) {
-            d[i] = g_rand_double(r);
-            lo = fmin(lo, d[i]);
-            hi = fmax(hi, d[i]);
-        }
-        g_rand_free(r);
+        GRand *r = rand_for(o->seed);
         for (int i = 0; i < p; i++)
-            d[i] = hi > lo ? skew * (d[i] - lo) / (hi - lo) : 0;
+            d[i] = g_rand_double(r);
+        g_rand_free(r);
+        span_to(d, p, skew);
     }
     return TRUE;
-}
-
-gboolean pact_pattern_write(const char *path, const double *d, int p, const char *comment, GError **err)
-{
-    GString *s = g_string_new(NULL);
-    if (comment)
-        g_string_append_printf(s, "# %s\n", comment);
-    for (int i = 0; i < p; i++)
-        g_string_append_printf(s, "%.17g\n", d[i]);
-    gboolean ok = g_file_set_contents(path, s->str, (gssize)s->len, err);
-    g_string_free(s, TRUE);
-    return ok;
 }

@@ -71,6 +71,9 @@ typedef struct {
 /* Fills nodes/ppn 0 with the whole machine, then checks the request fits it. */
 gboolean pact_platform_check(const pact_platform *p, pact_export_opts *o, GError **err);
 
+/* "block" or "cyclic"; `what` names the flag or field in the message. */
+gboolean pact_mapping_parse(const char *text, const char *what, pact_mapping *m, GError **err);
+
 /* The node of a rank. */
 int pact_rank_node(int rank, int nodes, int ppn, pact_mapping map);
 

@@ -58,7 +58,8 @@ const pact_platform *pact_platform_get(const char *name, GError **err)
         return p;
     if (!g_str_has_suffix(name, ".yaml") && !g_str_has_suffix(name, ".yml")) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "platform '%s': no such built-in machine (pact list platforms) and not a .yaml file", name);
+                    "platform '%s': no such built-in machine (pact list platforms) and not a .yaml file",
+                    name);
         return NULL;
     }
     static GHashTable *loaded = NULL; /* a user's files, kept for the life of the command */
@@ -81,8 +82,8 @@ gboolean pact_platform_check(const pact_platform *p, pact_export_opts *o, GError
     if (!o->ppn)
         o->ppn = slots;
     if (gpus && p->gpus_per_socket == 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--ranks-on gpus: %s has no GPU node model (%s)", p->name,
-                    p->file);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--ranks-on gpus: %s has no GPU node model (%s)",
+                    p->name, p->file);
         return FALSE;
     }
     if (o->nodes < 1 || o->nodes > p->nodes) {
@@ -91,14 +92,14 @@ gboolean pact_platform_check(const pact_platform *p, pact_export_opts *o, GError
         return FALSE;
     }
     if (o->ppn < 1 || o->ppn > slots) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--ppn %d: %s has 1 to %d %s per node", o->ppn, p->name, slots,
-                    gpus ? "GPUs" : "cores");
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--ppn %d: %s has 1 to %d %s per node", o->ppn,
+                    p->name, slots, gpus ? "GPUs" : "cores");
         return FALSE;
     }
     if (o->rails == PACT_RAILS_BINDING) {
         if (p->adapters < 2) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--rails binding: %s has one network adapter per node",
-                        p->name);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "--rails binding: %s has one network adapter per node", p->name);
             return FALSE;
         }
         if (p->topology != PACT_TOPO_FLAT || gpus) {
@@ -120,6 +121,16 @@ gboolean pact_platform_check(const pact_platform *p, pact_export_opts *o, GError
         return FALSE;
     }
     return TRUE;
+}
+
+gboolean pact_mapping_parse(const char *text, const char *what, pact_mapping *m, GError **err)
+{
+    if (!strcmp(text, "block") || !strcmp(text, "cyclic")) {
+        *m = !strcmp(text, "cyclic") ? PACT_MAP_CYCLIC : PACT_MAP_BLOCK;
+        return TRUE;
+    }
+    g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected block or cyclic", what, text);
+    return FALSE;
 }
 
 int pact_rank_node(int rank, int nodes, int ppn, pact_mapping map)

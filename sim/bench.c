@@ -5,9 +5,12 @@
  * a_i, run the collective, record e_i; rank 0 gathers them and writes
  *     total delay d* = max(e_i) - min(a_i)      last delay d^ = max(e_i) - max(a_i).
  * In simulation all ranks share SimGrid's clock, so waiting is a simulated sleep to an absolute time; on
- * real machines clocks are aligned to rank 0 by ping-pong and the rank busy-waits (a first cut; the
- * patterns issue refines it).  A rank that reaches the common start after its deadline marks the call
- * late, and the call is repeated with a doubled margin, so recorded arrivals are the intended ones.
+ * real machines clocks are aligned to rank 0 by ping-pong (the shortest of 20 round trips, midpoint rule, as
+ * HCA-style and MPIX_Harmonize-style synchronisation do), all ranks agree on a common start (the latest
+ * clock plus a margin), and each sleeps, then spins, until start + its delay.  A rank that reaches the
+ * common start after its deadline marks the call late, and the call is repeated with a doubled margin; a
+ * rank that overshoots its arrival by more than --arrival-tol (not scheduled in time) has the call
+ * repeated too.  So recorded arrivals are the intended ones; "late" marks a call that never made it.
  *
  *   pact-bench --coll allreduce --alg ring --count 1024 [--dtype double] [--op sum] [--reps 5]
  *              [--pattern FILE] [--gamma G] [--check] [--out FILE] [--arrivals FILE]
@@ -27,6 +30,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <time.h>
 
 #ifdef PACT_SMPI
 #include <simgrid/actor.h>
@@ -34,6 +39,10 @@
 #endif
 
 #define MAX_TRIES 8
+/* Real machines: a rank sleeps until SPIN_S before its arrival time, then spins; waits shorter than
+ * SLEEP_MIN_S only spin.  nanosleep wakes up 50-100 us late on a loaded Linux box. */
+#define SPIN_S 200e-6
+#define SLEEP_MIN_S 300e-6
 
 typedef enum { DT_INT, DT_FLOAT, DT_DOUBLE, DT_PAIR } dt_kind;
 
@@ -105,6 +114,8 @@ typedef struct {
     int rank, size;
     double offset; /* add to MPI_Wtime() to get rank 0's clock */
     double margin; /* time between the common reference and the earliest arrival */
+    double tol;    /* real machines: the most an arrival may overshoot its time before the call is redone */
+    double mono_offset; /* the true offset when all ranks share one machine's CLOCK_MONOTONIC (0 in SMPI) */
     int timing_only;
     FILE *out, *arr;
 } bench_t;
@@ -140,19 +151,47 @@ static void wait_until(const bench_t *b, double t)
     if (t > now_global(b))
         sg_actor_sleep_until(t);
 #else
+    /* Sleep through all but the last SPIN_S, then spin: a long spin would take a core from the ranks that
+     * are due earlier (fatal when ranks share cores), and a sleep alone wakes up tens of us late. */
+    double left;
+    while ((left = t - now_global(b)) > SLEEP_MIN_S) {
+        double s = left - SPIN_S;
+        struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
     while (now_global(b) < t)
-        ;
+        sched_yield();
 #endif
 }
 
 /* Estimates this rank's clock offset to rank 0: the sample with the shortest round trip of a few
  * ping-pongs, midpoint rule.  In simulation all clocks are one and the offset is 0. */
+#ifndef PACT_SMPI
+/* CLOCK_MONOTONIC - MPI_Wtime(), from the tightest of a few bracketing reads. */
+static double mono_minus_wtime(void)
+{
+    double best = 1e30, d = 0;
+    for (int k = 0; k < 10; k++) {
+        struct timespec a, c;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        double w = MPI_Wtime();
+        clock_gettime(CLOCK_MONOTONIC, &c);
+        double ta = (double)a.tv_sec + a.tv_nsec * 1e-9, tc = (double)c.tv_sec + c.tv_nsec * 1e-9;
+        if (tc - ta < best) {
+            best = tc - ta;
+            d = (ta + tc) / 2 - w;
+        }
+    }
+    return d;
+}
+#endif
+
 static int clock_sync(bench_t *b)
 {
     int rc = PACT_OK;
     b->offset = 0;
 #ifndef PACT_SMPI
-    enum { ROUNDS = 20 };
+    enum { ROUNDS = 100 };
     for (int r = 1; r < b->size; r++) {
         for (int k = 0; k < ROUNDS; k++) {
             if (b->rank == 0) {
@@ -175,6 +214,12 @@ static int clock_sync(bench_t *b)
             }
         }
     }
+    /* The true offset where ranks share a machine: CLOCK_MONOTONIC is one clock for all its processes, so
+     * (monotonic - MPI_Wtime) of this rank minus rank 0's is what the ping-pong estimates.  Recorded next
+     * to the estimate so that a run on one machine can tell how well the synchronisation worked. */
+    double m = mono_minus_wtime(), m0 = m;
+    PACT_MPI_CHECK(MPI_Bcast(&m0, 1, MPI_DOUBLE, 0, b->comm));
+    b->mono_offset = m - m0;
 #endif
     goto out;
 out:
@@ -539,6 +584,10 @@ out:
 }
 
 /* One measured call: returns through *late whether any rank reached its start after its deadline. */
+/* What each rank reports per call: arrival, exit (both after the common reference), late flag (1: missed the
+ * start, 2: overslept), estimated clock offset, offset by the machine's monotonic clock. */
+#define NREC 5
+
 static int timed_call(bench_t *b, const cell_t *c, call_t *k, double delay, double *res, double *gathered,
                       int *late)
 {
@@ -548,24 +597,29 @@ static int timed_call(bench_t *b, const cell_t *c, call_t *k, double delay, doub
     t = now_global(b);
     PACT_MPI_CHECK(MPI_Allreduce(&t, &ref, 1, MPI_DOUBLE, MPI_MAX, b->comm));
     ref += b->margin;
-    double mine[3];
+    double mine[NREC];
     mine[2] = now_global(b) > ref + delay;
+    mine[3] = b->offset;
+    mine[4] = b->mono_offset;
     wait_until(b, ref + delay);
     mine[0] = now_global(b);
+    /* Overslept (a rank that shares a core is not scheduled in time): the arrival is not the pattern's. */
+    if (!mine[2] && mine[0] - (ref + delay) > b->tol)
+        mine[2] = 2;
     if ((rc = run_call(c, k, b->comm)) != PACT_OK)
         goto out;
     mine[1] = now_global(b);
     mine[0] -= ref;
     mine[1] -= ref;
-    PACT_MPI_CHECK(MPI_Gather(mine, 3, MPI_DOUBLE, gathered, 3, MPI_DOUBLE, 0, b->comm));
+    PACT_MPI_CHECK(MPI_Gather(mine, NREC, MPI_DOUBLE, gathered, NREC, MPI_DOUBLE, 0, b->comm));
     int l = 0;
     if (b->rank == 0) {
         double amin = gathered[0], amax = gathered[0], emax = gathered[1];
         for (int i = 0; i < b->size; i++) {
-            amin = fmin(amin, gathered[3 * i]);
-            amax = fmax(amax, gathered[3 * i]);
-            emax = fmax(emax, gathered[3 * i + 1]);
-            l |= gathered[3 * i + 2] != 0;
+            amin = fmin(amin, gathered[NREC * i]);
+            amax = fmax(amax, gathered[NREC * i]);
+            emax = fmax(emax, gathered[NREC * i + 1]);
+            l = l > (int)gathered[NREC * i + 2] ? l : (int)gathered[NREC * i + 2];
         }
         res[0] = emax - amax;
         res[1] = emax - amin;
@@ -606,7 +660,7 @@ static int run_cell(bench_t *b, const cell_t *c)
         fprintf(stderr, "pact-bench: cell %s: %s\n", c->id, why ? why : "set-up failed");
         goto out;
     }
-    if (b->rank == 0 && !(gathered = malloc(3 * sizeof(double) * (size_t)b->size))) {
+    if (b->rank == 0 && !(gathered = malloc(NREC * sizeof(double) * (size_t)b->size))) {
         rc = PACT_ERR_NOMEM;
         goto out;
     }
@@ -624,7 +678,7 @@ static int run_cell(bench_t *b, const cell_t *c)
         for (int tries = 0; late && tries < MAX_TRIES; tries++) {
             if ((rc = timed_call(b, c, &k, delay, res, gathered, &late)) != PACT_OK)
                 goto out;
-            if (late)
+            if (late == 1) /* the common start came too soon for some rank: give it more time */
                 b->margin *= 2;
         }
         if (r < 0 || b->rank != 0)
@@ -632,7 +686,8 @@ static int run_cell(bench_t *b, const cell_t *c)
         fprintf(b->out, "%s,%d,%.17g,%.17g,%s\n", c->id, r, res[0], res[1], late ? "late" : status);
         if (b->arr)
             for (int i = 0; i < b->size; i++)
-                fprintf(b->arr, "%s,%d,%d,%.17g,%.17g\n", c->id, r, i, gathered[3 * i], gathered[3 * i + 1]);
+                fprintf(b->arr, "%s,%d,%d,%.17g,%.17g,%.17g,%.17g\n", c->id, r, i, gathered[NREC * i],
+                        gathered[NREC * i + 1], gathered[NREC * i + 3], gathered[NREC * i + 4]);
     }
     if (b->rank == 0) {
         fflush(b->out);
@@ -855,14 +910,14 @@ static void usage(void)
           "       pact-bench --matrix [--coll C,D|all] [--algs a,b|all] [--counts 0,1,P-1,P+1,1000]\n"
           "                  [--dtypes int,float,double,pair] [--ops sum,max,compose] [--roots 0,P-1,P/2]\n"
           "                  [--max-bytes B]\n"
-          "  common: [--out FILE] [--arrivals FILE]\n",
+          "  common: [--out FILE] [--arrivals FILE] [--arrival-tol SECONDS (default 5e-6)]\n",
           stderr);
 }
 
 int main(int argc, char **argv)
 {
     int rc = PACT_OK;
-    bench_t b = {.comm = MPI_COMM_WORLD, .margin = 1e-4, .out = stdout};
+    bench_t b = {.comm = MPI_COMM_WORLD, .margin = 1e-4, .tol = 5e-6, .out = stdout};
     cell_t one = {.coll = PACT_COLL_ALLREDUCE, .reps = 5, .warmup = 1, .pattern = "-"};
     const char *plan = NULL, *outf = NULL, *arrf = NULL;
     matrix_opts mx = {.colls = NULL,
@@ -922,6 +977,8 @@ int main(int argc, char **argv)
             outf = v;
         else if (!strcmp(o, "--arrivals"))
             arrf = v;
+        else if (!strcmp(o, "--arrival-tol"))
+            bad_args |= !((b.tol = atof(v)) >= 0);
         else if (!strcmp(o, "--algs"))
             mx.algs = v;
         else if (!strcmp(o, "--counts"))
@@ -974,7 +1031,7 @@ int main(int argc, char **argv)
         if (b.rank == 0)
             fprintf(b.out, "cell,rep,last_delay_s,total_delay_s,status\n");
         if (b.rank == 0 && b.arr)
-            fprintf(b.arr, "cell,rep,rank,arrival_s,exit_s\n");
+            fprintf(b.arr, "cell,rep,rank,arrival_s,exit_s,clock_offset_s,mono_offset_s\n");
         rc = plan ? run_plan(&b, plan) : run_cell(&b, &one);
     }
 out:

@@ -3,6 +3,7 @@
 
 #include "pact_sim.h"
 
+#include <math.h>
 #include <string.h>
 
 G_DEFINE_QUARK(pact - error - quark, pact_error)
@@ -80,4 +81,26 @@ char *pact_find_tool(const char *name, const char *env_var, GError **err)
     g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot find %s next to pact; build it (make)%s%s", name,
                 env_var ? " or set " : "", env_var ? env_var : "");
     return NULL;
+}
+
+gboolean pact_parse_seconds(const char *text, const char *what, double *out, GError **err)
+{
+    char *end;
+    double v = g_ascii_strtod(text, &end);
+    double scale = 1;
+    if (!strcmp(end, "ms"))
+        scale = 1e-3;
+    else if (!strcmp(end, "us"))
+        scale = 1e-6;
+    else if (!strcmp(end, "ns"))
+        scale = 1e-9;
+    else if (*end && strcmp(end, "s"))
+        end = (char *)text;
+    if (end == text || !isfinite(v) || v < 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected seconds >= 0 (e.g. 1e-3, 1ms, 100us)",
+                    what, text);
+        return FALSE;
+    }
+    *out = v * scale;
+    return TRUE;
 }

@@ -24,6 +24,10 @@ int pact_exit_status(const GError *err);
  * field in messages. */
 gboolean pact_parse_size_list(const char *text, const char *what, GArray *out, GError **err);
 
+/* Seconds with an optional unit: 0.001, 1e-3, 1ms, 100us, 250ns, 2s; >= 0 and finite.  `what` names the
+ * flag in messages. */
+gboolean pact_parse_seconds(const char *text, const char *what, double *out, GError **err);
+
 /* Splits a comma list into non-empty trimmed items; an empty item is an error naming `what`. */
 gboolean pact_split_list(const char *text, const char *what, GPtrArray *out, GError **err);
 

@@ -14,5 +14,6 @@ if [ "$mode" != --unit-only ]; then
     source tests/integration.sh
     source tests/platforms.sh
     source tests/models.sh
+    source tests/patterns.sh
 fi
 finish

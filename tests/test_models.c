@@ -265,10 +265,8 @@ static void expect_error(const char *text, const char *want, int which)
     if (which == 0) {
         pact_model_fit f;
         g_assert_false(pact_model_fit_read(path, &f, &err));
-    } else if (which == 1) {
-        g_assert_null(pact_model_points_read(path, &err));
     } else {
-        g_assert_null(pact_model_arrivals_read(path, 4, &err));
+        g_assert_null(pact_model_points_read(path, &err));
     }
     g_assert_error(err, PACT_ERROR, PACT_ERROR_INPUT);
     if (!strstr(err->message, want))
@@ -298,8 +296,6 @@ static void test_bad_files(void)
     g_autofree char *bad_alg =
         g_strconcat(hdr, "p,1,4,4,allreduce,best,8,no_delay,none,,0,0,smpi,1e-5,1e-5,ok\n", NULL);
     expect_error(bad_alg, "f:2: algorithm: unknown", 1);
-    expect_error("0\n0 # late\n-1\n0\n", "f:3: delay:", 2);
-    expect_error("# three\n0\n0\n0\n", "3 delays for 4 processes", 2);
 }
 
 int main(int argc, char **argv)

@@ -15,20 +15,28 @@
 typedef enum {
     PACT_SKEW_ABSOLUTE,     /* skew in seconds */
     PACT_SKEW_MEAN_NODELAY, /* factor x mean no-delay d^ of all algorithms of the cell (Salimi Beni) */
+    PACT_SKEW_OWN_NODELAY,  /* factor x the algorithm's own no-delay d^ (Salimi Beni's robustness study) */
+    PACT_SKEW_MIF,          /* factor x one message of the cell's size, alpha + beta x m (Alizadeh's MIF) */
 } pact_skew_mode;
 
+/* "absolute", "mean_nodelay", "own_nodelay", "mif"; pact_skew_mode_parse returns -1 for an unknown name. */
+const char *pact_skew_mode_name(pact_skew_mode m);
+int pact_skew_mode_parse(const char *name);
+
 typedef struct {
-    const pact_platform *platform; /* NULL with user_xml */
-    char *user_xml, *user_hostfile;  /* a user's own SimGrid platform and hostfile (one host per rank) */
+    const pact_platform *platform;  /* NULL with user_xml */
+    char *user_xml, *user_hostfile; /* a user's own SimGrid platform and hostfile (one host per rank) */
     int nodes, ppn;
     int procs; /* set by validate: nodes x ppn, or the hostfile's lines */
     pact_mapping mapping;
     pact_ranks_on ranks_on;
     int rails; /* pact_rails, or -1: the platform's default */
     pact_coll coll;
-    GPtrArray *algs;     /* registry names, or "smpi:NAME" for SimGrid's built-in NAME */
-    GArray *sizes;       /* guint64 bytes per process */
-    GPtrArray *patterns; /* shape names */
+    GPtrArray *algs;         /* registry names, or "smpi:NAME" for SimGrid's built-in NAME */
+    GArray *sizes;           /* guint64 bytes per process */
+    GPtrArray *patterns;     /* shape names, or "file:PATH" for a pattern file or an arrival trace */
+    GPtrArray *pattern_data; /* set by validate: per pattern, a GArray of P delays for files, else NULL */
+    int *node_of;            /* set by validate: the node of each rank (node_delayed, two_level) */
     pact_skew_mode skew_mode;
     double skew; /* seconds, or the factor */
     int reps;

@@ -32,11 +32,18 @@ size_t pact_dtype_size(const char *name)
     return 0;
 }
 
+static void free_delays(gpointer p)
+{
+    if (p)
+        g_array_unref(p);
+}
+
 void pact_sweep_init(pact_sweep *s)
 {
     memset(s, 0, sizeof(*s));
     s->algs = g_ptr_array_new_with_free_func(g_free);
     s->patterns = g_ptr_array_new_with_free_func(g_free);
+    s->pattern_data = g_ptr_array_new_with_free_func(free_delays);
     s->sizes = g_array_new(FALSE, FALSE, sizeof(guint64));
     s->reps = 5;
     s->gamma = -1;
@@ -51,6 +58,8 @@ void pact_sweep_clear(pact_sweep *s)
 {
     g_ptr_array_unref(s->algs);
     g_ptr_array_unref(s->patterns);
+    g_ptr_array_unref(s->pattern_data);
+    g_free(s->node_of);
     g_array_unref(s->sizes);
     g_free(s->dtype);
     g_free(s->op);
@@ -59,6 +68,32 @@ void pact_sweep_clear(pact_sweep *s)
     g_free(s->user_xml);
     g_free(s->user_hostfile);
     memset(s, 0, sizeof(*s));
+}
+
+static const char *const skew_modes[] = {"absolute", "mean_nodelay", "own_nodelay", "mif"};
+
+const char *pact_skew_mode_name(pact_skew_mode m)
+{
+    return skew_modes[m];
+}
+
+int pact_skew_mode_parse(const char *name)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(skew_modes); i++)
+        if (!strcmp(skew_modes[i], name))
+            return (int)i;
+    return -1;
+}
+
+/* The skew needs the no-delay cells first. */
+static gboolean skew_from_nodelay(pact_skew_mode m)
+{
+    return m == PACT_SKEW_MEAN_NODELAY || m == PACT_SKEW_OWN_NODELAY;
+}
+
+static const char *pattern_path(const char *pat)
+{
+    return g_str_has_prefix(pat, "file:") ? pat + 5 : NULL;
 }
 
 /* For "smpi:SPEC", SPEC: SimGrid's built-in NAME, optionally followed by :collective=NAME settings for the
@@ -171,6 +206,7 @@ static gboolean read_user_hostfile(pact_sweep *s, GError **err)
     }
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     GHashTable *hosts = g_hash_table_new(g_str_hash, g_str_equal);
+    GArray *node_of = g_array_new(FALSE, FALSE, sizeof(int));
     int procs = 0;
     for (int i = 0; lines[i]; i++) {
         char *h = g_strstrip(lines[i]);
@@ -178,16 +214,26 @@ static gboolean read_user_hostfile(pact_sweep *s, GError **err)
             continue;
         if (strchr(h, ' ') || strchr(h, '\t')) {
             g_hash_table_destroy(hosts);
+            g_array_unref(node_of);
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "%s:%d: hostfile: one host name per line (one line per rank), got '%s'", s->user_hostfile,
-                        i + 1, h);
+                        "%s:%d: hostfile: one host name per line (one line per rank), got '%s'",
+                        s->user_hostfile, i + 1, h);
             return FALSE;
         }
-        g_hash_table_add(hosts, h);
+        /* Nodes numbered in order of first appearance. */
+        gpointer n;
+        if (!g_hash_table_lookup_extended(hosts, h, NULL, &n)) {
+            n = GINT_TO_POINTER(g_hash_table_size(hosts));
+            g_hash_table_insert(hosts, h, n);
+        }
+        int node = GPOINTER_TO_INT(n);
+        g_array_append_val(node_of, node);
         procs++;
     }
     int nodes = (int)g_hash_table_size(hosts);
     g_hash_table_destroy(hosts);
+    g_free(s->node_of);
+    s->node_of = (int *)g_array_free(node_of, FALSE);
     if (procs < 1) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: hostfile lists no host", s->user_hostfile);
         return FALSE;
@@ -214,6 +260,10 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         s->nodes = o.nodes;
         s->ppn = o.ppn;
         s->procs = o.nodes * o.ppn;
+        g_free(s->node_of);
+        s->node_of = g_new(int, (gsize)s->procs);
+        for (int i = 0; i < s->procs; i++)
+            s->node_of[i] = pact_rank_node(i, o.nodes, o.ppn, o.mapping);
     }
     int P = s->procs;
     size_t es = pact_dtype_size(s->dtype);
@@ -258,13 +308,36 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
             return FALSE;
         }
     }
-    for (guint i = 0; i < s->patterns->len; i++)
-        if (!pact_pattern_describe(s->patterns->pdata[i])) {
+    g_ptr_array_set_size(s->pattern_data, 0);
+    for (guint i = 0; i < s->patterns->len; i++) {
+        const char *pat = s->patterns->pdata[i], *path = pattern_path(pat);
+        GArray *d = NULL;
+        for (guint j = 0; j < i; j++)
+            if (!strcmp(pat, s->patterns->pdata[j])) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--patterns: '%s' given twice", pat);
+                return FALSE;
+            }
+        if (path) {
+            if (!*path || strpbrk(path, ",\"\n")) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "--patterns %s: expected file:PATH, the path without commas or quotes", pat);
+                return FALSE;
+            }
+            if (!(d = pact_pattern_load(path, P, NULL, err)))
+                return FALSE;
+        } else if (!pact_pattern_describe(pat) || !strcmp(pat, "file")) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--patterns: unknown pattern '%s' (pact list patterns)",
-                        (char *)s->patterns->pdata[i]);
+                        "--patterns: unknown pattern '%s' (pact list patterns; a file is file:PATH)", pat);
             return FALSE;
         }
+        g_ptr_array_add(s->pattern_data, d);
+    }
+    if (s->skew_mode == PACT_SKEW_MIF && !s->platform) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "--skew-mode mif: needs the one-message time alpha + beta x m of a built-in machine or a "
+                    "platform YAML (a SimGrid XML has none)");
+        return FALSE;
+    }
     if (!(s->skew >= 0) || !isfinite(s->skew)) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--skew/--skew-factor: must be a number >= 0");
         return FALSE;
@@ -516,29 +589,47 @@ static double mean_of(const cell_t *c, gboolean last)
     return n ? sum / n : NAN;
 }
 
+/* The cell's pattern file in the run folder.  Cells that share a pattern share the file; with own_nodelay
+ * each algorithm has its own skew, hence its own file. */
 static gboolean write_pattern(ctx_t *x, cell_t *c, GError **err)
 {
     pact_sweep *s = x->s;
     int P = s->procs;
     const char *shape = s->patterns->pdata[c->pat];
+    GArray *file = s->pattern_data->pdata[c->pat];
     g_autofree double *d = g_new0(double, (gsize)P);
-    if (!pact_pattern_gen(shape, P, c->skew_s, s->seed, d, err))
+    pact_pattern_opts po = {.skew = c->skew_s, .seed = s->seed, .node_of = s->node_of, .intra = -1};
+    if (file)
+        memcpy(d, file->data, sizeof(double) * (gsize)P);
+    else if (!pact_pattern_gen(shape, P, &po, d, err))
         return FALSE;
     /* Relative to the run folder, smpirun's working directory, so the folder can move. */
-    c->pattern_file = g_strdup_printf("pattern-%s-%" G_GUINT64_FORMAT ".txt", shape,
-                                      g_array_index(s->sizes, guint64, c->size));
+    g_autofree char *alg =
+        s->skew_mode == PACT_SKEW_OWN_NODELAY ? g_strdup_printf("-a%u", c->alg) : g_strdup("");
+    c->pattern_file = g_strdup_printf("pattern-%u-%" G_GUINT64_FORMAT "%s.txt", c->pat,
+                                      g_array_index(s->sizes, guint64, c->size), alg);
     g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
     g_autofree char *comment =
         g_strdup_printf("%s, p=%d, skew %.17g s, seed %" G_GUINT64_FORMAT, shape, P, c->skew_s, s->seed);
     return pact_pattern_write(path, d, P, comment, err);
 }
 
-/* ---- reports ------------------------------------------------------------------------------------------ */
-
-static const char *skew_mode_name(pact_skew_mode m)
+/* The skew of a delayed cell that does not wait for the no-delay cells: absolute, mif, or a file's span. */
+static double direct_skew(ctx_t *x, const cell_t *c)
 {
-    return m == PACT_SKEW_ABSOLUTE ? "absolute" : "mean_nodelay";
+    pact_sweep *s = x->s;
+    GArray *file = s->pattern_data->pdata[c->pat];
+    if (file) {
+        pact_imbalance m = pact_imbalance_of((double *)file->data, (int)file->len);
+        return m.worst;
+    }
+    if (s->skew_mode == PACT_SKEW_MIF) /* Alizadeh et al.: MIF x the time of one message of that size */
+        return s->skew *
+               (s->platform->alpha + s->platform->beta * (double)g_array_index(s->sizes, guint64, c->size));
+    return s->skew;
 }
+
+/* ---- reports ------------------------------------------------------------------------------------------ */
 
 static char *results_csv(ctx_t *x)
 {
@@ -549,7 +640,7 @@ static char *results_csv(ctx_t *x)
     for (guint i = 0; i < x->cells->len; i++) {
         cell_t *c = x->cells->pdata[i];
         const char *pat = s->patterns->pdata[c->pat];
-        gboolean nodelay = !strcmp(pat, "no_delay");
+        gboolean nodelay = !strcmp(pat, "no_delay"), file = s->pattern_data->pdata[c->pat] != NULL;
         for (guint r = 0; r < c->last->len; r++) {
             double l = g_array_index(c->last, double, r), t = g_array_index(c->total, double, r);
             char lb[32] = "", tb[32] = "", fb[32] = "";
@@ -557,14 +648,16 @@ static char *results_csv(ctx_t *x)
                 g_ascii_formatd(lb, sizeof(lb), "%.17g", l);
             if (!isnan(t))
                 g_ascii_formatd(tb, sizeof(tb), "%.17g", t);
-            if (s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay)
+            if (s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay && !file)
                 g_ascii_formatd(fb, sizeof(fb), "%.17g", s->skew);
             g_string_append_printf(
                 o, "%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%.17g,%u,smpi,%s,%s,%s\n",
                 platform_name(s), s->nodes, s->ppn, s->procs, pact_coll_name(s->coll),
                 (char *)s->algs->pdata[c->alg], g_array_index(s->sizes, guint64, c->size), pat,
-                nodelay ? "none" : skew_mode_name(s->skew_mode), fb, c->skew_s, r, lb, tb,
-                (char *)c->status->pdata[r]);
+                nodelay ? "none"
+                : file  ? "file"
+                        : pact_skew_mode_name(s->skew_mode),
+                fb, c->skew_s, r, lb, tb, (char *)c->status->pdata[r]);
         }
     }
     return g_string_free(o, FALSE);
@@ -601,9 +694,14 @@ static char *summary_txt(ctx_t *x)
         pact_coll_name(s->coll), platform_name(s), s->nodes, s->ppn, P, s->dtype, s->op, s->reps, x->gamma);
     if (s->skew_mode == PACT_SKEW_ABSOLUTE)
         g_string_append_printf(o, "skew: %.6g s for every delayed pattern\n", s->skew);
-    else
+    else if (s->skew_mode == PACT_SKEW_MEAN_NODELAY)
         g_string_append_printf(o, "skew: %.3g x the mean no-delay d^ of all algorithms of each size\n",
                                s->skew);
+    else if (s->skew_mode == PACT_SKEW_OWN_NODELAY)
+        g_string_append_printf(o, "skew: %.3g x each algorithm's own no-delay d^ (skew_us: the largest)\n",
+                               s->skew);
+    else
+        g_string_append_printf(o, "skew: MIF %.3g x one message of each size (alpha + beta x m)\n", s->skew);
     g_string_append_printf(o, "\n%10s  %-16s %12s  %-22s %12s  %-22s %12s  %s\n", "bytes", "pattern",
                            "skew_us", "best", "d^_us", "no-delay choice", "its_d^_us", "best/choice");
     gint nd = -1;
@@ -629,8 +727,8 @@ static char *summary_txt(ctx_t *x)
             for (guint a = 0; a < s->algs->len; a++) {
                 cell_t *c = find_cell(x, a, z, p);
                 double m = c ? mean_of(c, TRUE) : NAN;
-                if (c)
-                    skew = c->skew_s;
+                if (c && !isnan(c->skew_s))
+                    skew = fmax(skew, c->skew_s);
                 if (better(m, best)) {
                     best = m;
                     best_a = a;
@@ -713,24 +811,27 @@ gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
     /* Cells in report order; with a skew factor the no-delay cells come first (phase 1) and set the
      * skew of the others (phase 2). */
     x.cells = g_ptr_array_new_with_free_func(cell_free);
-    gboolean factor = s->skew_mode != PACT_SKEW_ABSOLUTE;
+    gboolean factor = skew_from_nodelay(s->skew_mode);
     if (factor) {
         gboolean has_nd = FALSE;
         for (guint p = 0; p < s->patterns->len; p++)
             has_nd |= !strcmp(s->patterns->pdata[p], "no_delay");
-        if (!has_nd) /* needed to derive the skews; reported too */
+        if (!has_nd) { /* needed to derive the skews; reported too */
             g_ptr_array_insert(s->patterns, 0, g_strdup("no_delay"));
+            g_ptr_array_insert(s->pattern_data, 0, NULL);
+        }
     }
     for (guint a = 0; a < s->algs->len; a++)
         for (guint z = 0; z < s->sizes->len; z++)
             for (guint p = 0; p < s->patterns->len; p++) {
                 cell_t *c = g_new0(cell_t, 1);
                 gboolean nd = !strcmp(s->patterns->pdata[p], "no_delay");
+                gboolean later = factor && !nd && !s->pattern_data->pdata[p];
                 c->alg = a;
                 c->size = z;
                 c->pat = p;
-                c->phase = factor && !nd ? 2 : 1;
-                c->skew_s = nd ? 0 : (factor ? NAN : s->skew);
+                c->phase = later ? 2 : 1;
+                c->skew_s = nd ? 0 : later ? NAN : direct_skew(&x, c);
                 c->last = g_array_new(FALSE, FALSE, sizeof(double));
                 c->total = g_array_new(FALSE, FALSE, sizeof(double));
                 c->status = g_ptr_array_new_with_free_func(g_free);
@@ -741,24 +842,33 @@ gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
     if (!run_phase(&x, 1, err))
         goto out;
     if (factor) {
+        /* mean_nodelay: the mean no-delay d^ over the algorithms of the size (Salimi Beni et al. III-B);
+         * own_nodelay: the algorithm's own (their robustness study).  An algorithm that does not apply
+         * has no no-delay time: it does not count, and gets skew 0. */
+        guint nd = 0;
+        while (strcmp(s->patterns->pdata[nd], "no_delay"))
+            nd++;
         for (guint z = 0; z < s->sizes->len; z++) {
             double sum = 0;
             int n = 0;
-            for (guint i = 0; i < x.cells->len; i++) {
-                cell_t *c = x.cells->pdata[i];
-                double m = mean_of(c, TRUE);
-                if (c->size == z && c->phase == 1 && !isnan(m)) {
+            for (guint a = 0; a < s->algs->len; a++) {
+                double m = mean_of(find_cell(&x, a, z, nd), TRUE);
+                if (!isnan(m)) {
                     sum += m;
                     n++;
                 }
             }
             for (guint i = 0; i < x.cells->len; i++) {
                 cell_t *c = x.cells->pdata[i];
-                if (c->size == z && c->phase == 2) {
-                    c->skew_s = n ? s->skew * sum / n : 0;
-                    if (!write_pattern(&x, c, err))
-                        goto out;
-                }
+                if (c->size != z || c->phase != 2)
+                    continue;
+                double own = mean_of(find_cell(&x, c->alg, z, nd), TRUE);
+                if (s->skew_mode == PACT_SKEW_OWN_NODELAY)
+                    c->skew_s = isnan(own) ? 0 : s->skew * own;
+                else
+                    c->skew_s = n ? s->skew * (sum / n) : 0;
+                if (!write_pattern(&x, c, err))
+                    goto out;
             }
         }
         if (!run_phase(&x, 2, err))
