@@ -40,7 +40,8 @@ int pact_cmd_sim(int argc, char **argv)
          "what the factor multiplies: mean_nodelay (default), own_nodelay or mif", "M"},
         {"reps", 0, 0, G_OPTION_ARG_INT, &reps, "measured calls per cell (default 5; one more warms up)",
          "R"},
-        {"engine", 0, 0, G_OPTION_ARG_STRING, &engine, "smpi (default)", "E"},
+        {"engine", 0, 0, G_OPTION_ARG_STRING, &engine,
+         "smpi (SimGrid, default) or model (the schedule evaluator: no SimGrid)", "E"},
         {"jobs", 0, 0, G_OPTION_ARG_INT, &jobs, "parallel simulations (only 1 so far)", "J"},
         {"seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the random patterns (default 1)", "N"},
         {"gamma", 0, 0, G_OPTION_ARG_STRING, &gamma,
@@ -152,11 +153,12 @@ int pact_cmd_sim(int argc, char **argv)
             goto fail;
         }
     }
-    if (engine && strcmp(engine, "smpi")) {
+    if (engine && strcmp(engine, "smpi") && strcmp(engine, "model")) {
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "--engine %s: only smpi so far (replay and model come later)", engine);
+                    "--engine %s: expected smpi or model (replay comes with the scale issue)", engine);
         goto fail;
     }
+    s.engine = engine && !strcmp(engine, "model") ? PACT_ENGINE_MODEL : PACT_ENGINE_SMPI;
     if (jobs < 1) {
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--jobs %d: must be >= 1", jobs);
         goto fail;

@@ -20,6 +20,16 @@ check() {
     fi
 }
 
+# bad_file WANT CMD...: exit 2 and a message that contains WANT (file:line for files); callers check that
+# nothing was written.
+bad_file() {
+    local want=$1; shift
+    "$@" >"$TEST_LOG_DIR/badf.out" 2>"$TEST_LOG_DIR/badf.err"
+    local st=$?
+    cat "$TEST_LOG_DIR/badf.err"
+    [ $st -eq 2 ] && grep -qF -- "$want" "$TEST_LOG_DIR/badf.err"
+}
+
 finish() {
     echo
     if [ "$FAILED" -gt 0 ]; then

@@ -66,14 +66,6 @@ pattern_from_trace() {
 }
 check "pattern from-trace (FT-scenario) and trace stats" pattern_from_trace
 
-# bad_file WANT CMD...: exit 2, a message naming WANT (file:line), nothing written.
-bad_file() {
-    local want=$1; shift
-    "$@" >"$TMP/badf.out" 2>"$TMP/badf.err"
-    local st=$?
-    cat "$TMP/badf.err"
-    [ $st -eq 2 ] && grep -qF -- "$want" "$TMP/badf.err"
-}
 printf '0\n1e-3\nfast\n0\n' >"$TMP/bad-word.txt"
 printf '0\n-1e-3\n0\n0\n' >"$TMP/bad-neg.txt"
 printf '0\n0\n0\n0\n0\n0\n0\n' >"$TMP/bad-len.txt"

@@ -23,6 +23,11 @@ typedef enum {
 const char *pact_skew_mode_name(pact_skew_mode m);
 int pact_skew_mode_parse(const char *name);
 
+typedef enum {
+    PACT_ENGINE_SMPI,  /* smpirun with the bench driver: SimGrid's flow model, contention included */
+    PACT_ENGINE_MODEL, /* the schedule evaluator of models/ (shared node links): no SimGrid, milliseconds */
+} pact_engine;
+
 typedef struct {
     const pact_platform *platform;  /* NULL with user_xml */
     char *user_xml, *user_hostfile; /* a user's own SimGrid platform and hostfile (one host per rank) */
@@ -40,6 +45,7 @@ typedef struct {
     pact_skew_mode skew_mode;
     double skew; /* seconds, or the factor */
     int reps;
+    pact_engine engine;
     double gamma; /* s/byte charged per reduced byte; < 0: the platform's default */
     guint64 seed;
     char *dtype, *op;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "pact_host.h"
+#include "pact_models.h"
 
 typedef struct {
     guint alg, size, pat; /* indices into the sweep's lists */
@@ -332,6 +333,19 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         }
         g_ptr_array_add(s->pattern_data, d);
     }
+    if (s->engine == PACT_ENGINE_MODEL) {
+        const char *why = !s->platform                   ? "a SimGrid XML has no parameters for it"
+                          : s->mapping != PACT_MAP_BLOCK ? "it places ranks on nodes in blocks only"
+                          : s->ranks_on != PACT_ON_CORES ? "it has no GPU node model"
+                                                         : NULL;
+        for (guint i = 0; !why && i < s->algs->len; i++)
+            if (smpi_name(s->algs->pdata[i]))
+                why = "SimGrid's built-ins (smpi:NAME) run only under smpi";
+        if (why) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--engine model: %s", why);
+            return FALSE;
+        }
+    }
     if (s->skew_mode == PACT_SKEW_MIF && !s->platform) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                     "--skew-mode mif: needs the one-message time alpha + beta x m of a built-in machine or a "
@@ -561,8 +575,85 @@ static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
     return read_output(x, out_path, err);
 }
 
+/* The build arguments of an algorithm spec NAME[:param=value...] (validated) for one cell. */
+static void spec_args(const pact_sweep *s, const char *spec, guint64 bytes, pact_build_args *a)
+{
+    g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
+    const pact_alg *alg = pact_alg_find(s->coll, parts[0]);
+    *a = (pact_build_args){.coll = s->coll, .size = s->procs, .root = s->root, .commutative = 1};
+    a->elem_size = pact_dtype_size(s->dtype);
+    a->count = (size_t)(bytes / a->elem_size);
+    pact_args_defaults(alg, a);
+    for (int i = 1; parts[i]; i++) {
+        char *eq = strchr(parts[i], '=');
+        uint64_t v = 0;
+        *eq = 0;
+        pact_parse_size(eq + 1, &v);
+        for (int k = 0; k < PACT_MAX_PARAMS && alg->params[k].name; k++)
+            if (!strcmp(alg->params[k].name, parts[i]))
+                a->params[k] = (long)v;
+    }
+}
+
+/* The model engine: every cell of the phase through the schedule evaluator, in this process.  The model
+ * is deterministic, so one evaluation serves all repetitions; rows still come one per repetition. */
+static gboolean model_phase(ctx_t *x, int phase, GError **err)
+{
+    pact_sweep *s = x->s;
+    pact_model_params prm;
+    pact_model_params_platform(&prm, s->platform, s->ppn);
+    prm.gamma = x->gamma;
+    pact_model_eval *w = pact_model_eval_new();
+    gboolean ok = FALSE;
+    int n = 0;
+    for (guint i = 0; i < x->cells->len; i++) {
+        cell_t *c = x->cells->pdata[i];
+        if (c->phase != phase)
+            continue;
+        const char *spec = s->algs->pdata[c->alg];
+        g_auto(GStrv) name = g_strsplit(spec, ":", 2);
+        const pact_alg *alg = pact_alg_find(s->coll, name[0]);
+        pact_build_args a;
+        const char *why = NULL;
+        spec_args(s, spec, g_array_index(s->sizes, guint64, c->size), &a);
+        double l = NAN, t = NAN;
+        g_autofree char *status = NULL;
+        if (pact_alg_applies(alg, &a, &why) != PACT_OK) {
+            status = g_strdup_printf("restricted:%s", why);
+            g_strdelimit(status + strlen("restricted:"), ", ", '_');
+        } else {
+            g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
+            GArray *d = pact_pattern_read(path, s->procs, err);
+            pact_model_sched *ms = d ? pact_model_prepare(alg, &a, err) : NULL;
+            pact_model_result r;
+            gboolean done = ms && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
+            pact_model_sched_free(ms);
+            if (d)
+                g_array_unref(d);
+            if (!done)
+                goto out;
+            l = r.dhat;
+            t = r.dstar;
+            status = g_strdup("ok");
+        }
+        for (int rep = 0; rep < s->reps; rep++) {
+            g_array_append_val(c->last, l);
+            g_array_append_val(c->total, t);
+            g_ptr_array_add(c->status, g_strdup(status));
+        }
+        n++;
+    }
+    fprintf(stderr, "pact sim: phase %d, model: %d cells on %d ranks\n", phase, n, s->procs);
+    ok = TRUE;
+out:
+    pact_model_eval_free(w);
+    return ok;
+}
+
 static gboolean run_phase(ctx_t *x, int phase, GError **err)
 {
+    if (x->s->engine == PACT_ENGINE_MODEL)
+        return model_phase(x, phase, err);
     if (!launch(x, phase, NULL, err))
         return FALSE;
     for (guint a = 0; a < x->s->algs->len; a++) {
@@ -651,13 +742,14 @@ static char *results_csv(ctx_t *x)
             if (s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay && !file)
                 g_ascii_formatd(fb, sizeof(fb), "%.17g", s->skew);
             g_string_append_printf(
-                o, "%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%.17g,%u,smpi,%s,%s,%s\n",
+                o, "%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%.17g,%u,%s,%s,%s,%s\n",
                 platform_name(s), s->nodes, s->ppn, s->procs, pact_coll_name(s->coll),
                 (char *)s->algs->pdata[c->alg], g_array_index(s->sizes, guint64, c->size), pat,
                 nodelay ? "none"
                 : file  ? "file"
                         : pact_skew_mode_name(s->skew_mode),
-                fb, c->skew_s, r, lb, tb, (char *)c->status->pdata[r]);
+                fb, c->skew_s, r, s->engine == PACT_ENGINE_MODEL ? "model" : "smpi", lb, tb,
+                (char *)c->status->pdata[r]);
         }
     }
     return g_string_free(o, FALSE);
@@ -776,10 +868,12 @@ gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
     if (!pact_sweep_validate(s, err))
         return FALSE;
     x.gamma = s->gamma >= 0 ? s->gamma : s->platform ? s->platform->gamma : 0;
-    g_autofree char *bench = find_bench(s, err);
-    if (!bench)
-        return FALSE;
-    x.bench = g_canonicalize_filename(bench, NULL);
+    if (s->engine == PACT_ENGINE_SMPI) {
+        g_autofree char *bench = find_bench(s, err);
+        if (!bench)
+            return FALSE;
+        x.bench = g_canonicalize_filename(bench, NULL);
+    }
 
     /* Build in a sibling folder; rename it into place only when everything succeeded. */
     g_autofree char *abs_out = g_canonicalize_filename(s->outdir, NULL);
