@@ -112,12 +112,6 @@ static gboolean sniff(const char *text)
     return FALSE;
 }
 
-gboolean pact_trace_sniff(const char *path)
-{
-    g_autofree char *text = NULL;
-    return g_file_get_contents(path, &text, NULL, NULL) && sniff(text);
-}
-
 static gboolean whole(const char *s, gint64 max, gint64 *v)
 {
     guint64 u;

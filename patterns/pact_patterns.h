@@ -55,8 +55,6 @@ typedef struct {
 
 gboolean pact_trace_read(const char *path, pact_trace *t, GError **err);
 void pact_trace_free(pact_trace *t);
-/* TRUE when the file's first non-comment line is the trace header. */
-gboolean pact_trace_sniff(const char *path);
 /* The seeds' FT-scenario (Salimi Beni et al. V-A): per call, each rank's delay after the first arrival;
  * d[rank] = the mean of those over the calls. */
 void pact_trace_to_pattern(const pact_trace *t, double *d);

@@ -595,8 +595,9 @@ static void spec_args(const pact_sweep *s, const char *spec, guint64 bytes, pact
     }
 }
 
-/* The model engine: every cell of the phase through the schedule evaluator, in this process.  The model
- * is deterministic, so one evaluation serves all repetitions; rows still come one per repetition. */
+/* The model engine: every cell of the phase through the schedule evaluator, in this process.  Cells come
+ * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
+ * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition. */
 static gboolean model_phase(ctx_t *x, int phase, GError **err)
 {
     pact_sweep *s = x->s;
@@ -604,6 +605,8 @@ static gboolean model_phase(ctx_t *x, int phase, GError **err)
     pact_model_params_platform(&prm, s->platform, s->ppn);
     prm.gamma = x->gamma;
     pact_model_eval *w = pact_model_eval_new();
+    pact_model_sched *ms = NULL;
+    guint ms_alg = G_MAXUINT, ms_size = G_MAXUINT;
     gboolean ok = FALSE;
     int n = 0;
     for (guint i = 0; i < x->cells->len; i++) {
@@ -622,12 +625,17 @@ static gboolean model_phase(ctx_t *x, int phase, GError **err)
             status = g_strdup_printf("restricted:%s", why);
             g_strdelimit(status + strlen("restricted:"), ", ", '_');
         } else {
+            if (!ms || ms_alg != c->alg || ms_size != c->size) {
+                pact_model_sched_free(ms);
+                if (!(ms = pact_model_prepare(alg, &a, err)))
+                    goto out;
+                ms_alg = c->alg;
+                ms_size = c->size;
+            }
             g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
             GArray *d = pact_pattern_read(path, s->procs, err);
-            pact_model_sched *ms = d ? pact_model_prepare(alg, &a, err) : NULL;
             pact_model_result r;
-            gboolean done = ms && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
-            pact_model_sched_free(ms);
+            gboolean done = d && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
             if (d)
                 g_array_unref(d);
             if (!done)
@@ -646,6 +654,7 @@ static gboolean model_phase(ctx_t *x, int phase, GError **err)
     fprintf(stderr, "pact sim: phase %d, model: %d cells on %d ranks\n", phase, n, s->procs);
     ok = TRUE;
 out:
+    pact_model_sched_free(ms);
     pact_model_eval_free(w);
     return ok;
 }
