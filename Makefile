@@ -26,7 +26,7 @@ HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm
 SCHED_SRC := sim/sched.c sim/registry.c sim/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))
 RANK_DEPS = $(RANK_SRC) $(wildcard sim/*.h sim/coll/*.h sim/coll/*/*.inc)
 RANK_SRC := sim/bench.c sim/exec.c $(SCHED_SRC)
-HOST_SRC := $(SCHED_SRC) sim/dryrun.c sim/host.c $(wildcard patterns/*.c) $(wildcard platforms/*.c) \
+HOST_SRC := $(SCHED_SRC) sim/dryrun.c sim/host.c sim/replay.c $(wildcard patterns/*.c) $(wildcard platforms/*.c) \
             $(wildcard sim/run/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c) \
             $(filter-out cli/pact.c,$(wildcard cli/*.c))
 HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/host/%.o) $(BUILD)/host/gen/platforms_yaml.o

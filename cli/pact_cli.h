@@ -7,9 +7,11 @@
 /* Each command gets argv from its own name on and returns the exit status (0, 1 run failed, 2 bad input). */
 int pact_cmd_list(int argc, char **argv);
 int pact_cmd_sim(int argc, char **argv);
+int pact_cmd_merge(int argc, char **argv);
 int pact_cmd_pattern(int argc, char **argv);
 int pact_cmd_platform(int argc, char **argv);
 int pact_cmd_model(int argc, char **argv);
+int pact_cmd_report(int argc, char **argv);
 
 /* Prints "pact: message" to stderr and returns the error's exit status; frees the error. */
 int pact_cli_fail(GError *err);

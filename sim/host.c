@@ -1,10 +1,12 @@
 /* host.c - host-side helpers: error domain, list and size parsing. */
 #include "pact_host.h"
 
-#include "pact_sim.h"
-
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+
+#include "pact_sim.h"
 
 G_DEFINE_QUARK(pact - error - quark, pact_error)
 
@@ -103,4 +105,12 @@ gboolean pact_parse_seconds(const char *text, const char *what, double *out, GEr
     }
     *out = v * scale;
     return TRUE;
+}
+
+void pact_child_setup(gpointer unused)
+{
+    (void)unused;
+    /* SIGTERM when the thread that started the child ends: smpirun traps it and stops its simulation, so a
+     * killed pact sim (SIGINT, SIGKILL) leaves no simulation running that a resumed one would race with. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
 }

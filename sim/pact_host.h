@@ -34,4 +34,7 @@ gboolean pact_split_list(const char *text, const char *what, GPtrArray *out, GEr
 /* A helper program installed next to the pact binary (or named by the environment variable `env_var`). */
 char *pact_find_tool(const char *name, const char *env_var, GError **err);
 
+/* A g_spawn child setup function: the child gets SIGTERM when the thread that spawned it dies. */
+void pact_child_setup(gpointer unused);
+
 #endif

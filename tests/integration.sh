@@ -161,11 +161,14 @@ check "bad input: more ranks per node than cores" bad_input "ppn 33" --nodes 1 -
 check "bad input: unknown pattern" bad_input "sideways" --nodes 1 --ppn 4 --patterns no_delay,sideways
 check "bad input: size not a whole number of doubles" bad_input "whole number" --nodes 1 --ppn 4 --sizes 12
 
-# A run that fails inside smpirun exits 1 and leaves no folder behind.
+# A run that fails inside smpirun exits 1, writes no summary and keeps no rows; the same command with a
+# working driver then resumes the folder and completes it.
 failed_run() {
     local o="$TMP/failed"
-    PACT_BENCH_SMPI=/bin/false $PACT sim --nodes 1 --ppn 4 --sizes 8 --patterns no_delay -o "$o"
+    PACT_BENCH_SMPI=/bin/false $PACT sim --nodes 1 --ppn 4 --sizes 8 --patterns no_delay -q -o "$o"
     local st=$?
-    [ $st -eq 1 ] && [ ! -e "$o" ] && ! ls "$TMP" | grep -q "failed.partial"
+    [ $st -eq 1 ] && [ ! -e "$o/summary.txt" ] && [ "$(wc -l <"$o/results.csv")" -eq 1 ] || return 1
+    $PACT sim --nodes 1 --ppn 4 --sizes 8 --patterns no_delay -q -o "$o" >/dev/null &&
+        [ "$(wc -l <"$o/results.csv")" -gt 1 ] && [ -s "$o/summary.txt" ]
 }
-check "failed run: exit 1, no output" failed_run
+check "failed run: exit 1, no rows; the rerun resumes" failed_run

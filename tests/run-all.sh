@@ -15,5 +15,6 @@ if [ "$mode" != --unit-only ]; then
     source tests/platforms.sh
     source tests/models.sh
     source tests/patterns.sh
+    source tests/sim.sh
 fi
 finish

@@ -26,7 +26,13 @@ int pact_skew_mode_parse(const char *name);
 typedef enum {
     PACT_ENGINE_SMPI,  /* smpirun with the bench driver: SimGrid's flow model, contention included */
     PACT_ENGINE_MODEL, /* the schedule evaluator of models/ (shared node links): no SimGrid, milliseconds */
+    PACT_ENGINE_REPLAY, /* the schedule as SMPI time-independent traces under smpirun -replay: no payload */
 } pact_engine;
+
+/* Which cells share one simulation (one smpirun): those of an algorithm (all sizes and patterns of a phase),
+ * of an (algorithm, size), or each cell alone.  Part of the experiment, since it decides the last bits of
+ * SimGrid's clock arithmetic: resumed and sharded runs keep it to stay byte-identical. */
+typedef enum { PACT_BATCH_ALG, PACT_BATCH_SIZE, PACT_BATCH_CELL } pact_batch;
 
 typedef struct {
     const pact_platform *platform;  /* NULL with user_xml */
@@ -51,7 +57,6 @@ typedef struct {
     char *dtype, *op;
     int root;
     gboolean check; /* also compare each cell's result with the library's collective */
-    char *outdir;
     char *bench; /* the SMPI build of the bench driver; NULL: next to the running executable */
 } pact_sweep;
 
@@ -61,9 +66,45 @@ void pact_sweep_clear(pact_sweep *s);
 /* Checks every name, size and count before anything is written. */
 gboolean pact_sweep_validate(pact_sweep *s, GError **err);
 
-/* Runs the sweep into s->outdir (which must not exist or be empty).  Output appears only when the whole
- * sweep succeeded: it is built in a sibling folder and renamed.  *summary receives summary.txt's text. */
-gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err);
+/* ---- experiments: several studies, run in parallel, resumable, shardable ---------------------------- */
+
+typedef struct {
+    GPtrArray *studies; /* pact_sweep *, validated */
+    char *outdir;
+    char *text; /* the canonical experiment.yaml */
+    int jobs;
+    int shard_k, shard_n; /* this run does shard K of N; 0: all */
+    pact_batch batch;
+    gboolean quiet; /* no progress on stderr */
+} pact_experiment;
+
+/* Experiment fields: a table of name -> value that a YAML file and flags fill (flags last: they override).
+ * Names are pact sim's long flags without "--" (a file may write skew_factor for skew-factor); lists are
+ * comma-separated.  `origin` is "FILE:LINE" for a file's field, NULL for a flag. */
+GHashTable *pact_exp_new(void);
+gboolean pact_exp_known(const char *name);
+void pact_exp_set(GHashTable *fields, const char *name, const char *value, const char *origin);
+/* A flag's value: relative paths (platform files, hostfile, file:PATH patterns) made absolute. */
+void pact_exp_set_flag(GHashTable *fields, const char *name, const char *value);
+gboolean pact_exp_read(GHashTable *fields, const char *path, GError **err);
+/* The canonical experiment.yaml (without jobs and output; with the shard field only if `with_shard`). */
+char *pact_exp_dump(GHashTable *fields, gboolean with_shard);
+
+void pact_experiment_init(pact_experiment *e);
+void pact_experiment_clear(pact_experiment *e);
+/* Checks every field and expands platform x nodes x ppn x coll into validated studies.  Errors name the
+ * file and line of a field read from a file. */
+gboolean pact_experiment_build(GHashTable *fields, pact_experiment *e, GError **err);
+
+/* Runs the experiment into e->outdir: a new or empty folder, or one that holds the same experiment, whose
+ * results.csv it resumes (cells already there are kept, the others run).  Rows are appended as simulations
+ * finish; at the end results.csv is rewritten in the experiment's order, and summary.txt and the figures
+ * are written.  *summary receives summary.txt's text. */
+gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err);
+
+/* Merges the output folders of a sharded experiment (same experiment.yaml but for the shard) into outdir:
+ * results.csv in the experiment's order (a cell found twice must be identical), summary and figures. */
+gboolean pact_experiment_merge(const char *outdir, char **dirs, char **summary, GError **err);
 
 /* Element size of a dtype name, 0 when unknown. */
 size_t pact_dtype_size(const char *name);

@@ -6,18 +6,22 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "pact_host.h"
 #include "pact_models.h"
+#include "pact_replay.h"
 
 typedef struct {
     guint alg, size, pat; /* indices into the sweep's lists */
     double skew_s;
     char *pattern_file;
     int phase;
+    guint batch;          /* index into the experiment's batches */
     GArray *last, *total; /* double per rep */
     GPtrArray *status;    /* char * per rep */
+    char *rows;           /* its results.csv rows, once it has all its repetitions */
 } cell_t;
 
 static const struct {
@@ -64,7 +68,6 @@ void pact_sweep_clear(pact_sweep *s)
     g_array_unref(s->sizes);
     g_free(s->dtype);
     g_free(s->op);
-    g_free(s->outdir);
     g_free(s->bench);
     g_free(s->user_xml);
     g_free(s->user_hostfile);
@@ -346,6 +349,14 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
             return FALSE;
         }
     }
+    if (s->engine == PACT_ENGINE_REPLAY)
+        for (guint i = 0; i < s->algs->len; i++)
+            if (smpi_name(s->algs->pdata[i])) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "--engine replay: %s: SimGrid's built-ins (smpi:NAME) run only under smpi",
+                            (char *)s->algs->pdata[i]);
+                return FALSE;
+            }
     if (s->skew_mode == PACT_SKEW_MIF && !s->platform) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                     "--skew-mode mif: needs the one-message time alpha + beta x m of a built-in machine or a "
@@ -363,21 +374,6 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
     if (pact_coll_rooted(s->coll) && (s->root < 0 || s->root >= P)) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--root %d: must be in 0..%d", s->root, P - 1);
         return FALSE;
-    }
-    if (!s->outdir || !*s->outdir) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "-o DIR: missing");
-        return FALSE;
-    }
-    if (g_file_test(s->outdir, G_FILE_TEST_EXISTS)) {
-        GDir *d = g_dir_open(s->outdir, 0, NULL);
-        gboolean empty = d && !g_dir_read_name(d);
-        if (d)
-            g_dir_close(d);
-        if (!empty) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "-o %s: exists and is not an empty folder",
-                        s->outdir);
-            return FALSE;
-        }
     }
     return TRUE;
 }
@@ -434,27 +430,66 @@ static char *find_bench(const pact_sweep *s, GError **err)
     return NULL;
 }
 
-/* ---- launching ------------------------------------------------------------------------------------- */
+/* ---- studies, cells and batches ------------------------------------------------------------------------ */
 
 typedef struct {
     pact_sweep *s;
-    GPtrArray *cells;
-    char *work;  /* the folder being built */
-    char *run;   /* work/run: platform, plans, patterns, logs */
-    char *bench; /* absolute path of pact-bench-smpi */
+    guint index;      /* of the study in the experiment */
+    GPtrArray *cells; /* cell_t *, in report order: algorithm by size by pattern */
+    char *run;        /* OUT/run/sK: platform, plans, patterns, logs */
+    char *bench;      /* absolute path of pact-bench-smpi (smpi engine) */
     double gamma;
 } ctx_t;
+
+/* The cells that share one simulation. */
+typedef struct {
+    ctx_t *x;
+    guint id;
+    int phase;
+    GArray *cells; /* guint: indices into x->cells */
+    gboolean mine; /* run by this shard */
+    GError *error;
+    gint *cancel;
+    GAsyncQueue *done;
+    double seconds; /* wall time it took */
+} batch_t;
 
 static void cell_free(gpointer p)
 {
     cell_t *c = p;
     g_free(c->pattern_file);
+    g_free(c->rows);
     g_array_unref(c->last);
     g_array_unref(c->total);
     g_ptr_array_unref(c->status);
     g_free(c);
 }
 
+static void cell_reset(cell_t *c)
+{
+    g_array_set_size(c->last, 0);
+    g_array_set_size(c->total, 0);
+    g_ptr_array_set_size(c->status, 0);
+}
+
+static void batch_free(gpointer p)
+{
+    batch_t *b = p;
+    g_array_unref(b->cells);
+    if (b->error)
+        g_error_free(b->error);
+    g_free(b);
+}
+
+static void ctx_free(gpointer p)
+{
+    ctx_t *x = p;
+    if (x->cells)
+        g_ptr_array_unref(x->cells);
+    g_free(x->run);
+    g_free(x->bench);
+    g_free(x);
+}
 /* Reads the driver's CSV (cell,rep,last,total,status) into the cells. */
 static gboolean read_output(ctx_t *x, const char *path, GError **err)
 {
@@ -480,18 +515,22 @@ static gboolean read_output(ctx_t *x, const char *path, GError **err)
     return TRUE;
 }
 
-static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
+/* The smpi engine: the batch's cells in one smpirun of the bench driver. */
+static gboolean launch(batch_t *b, GError **err)
 {
+    ctx_t *x = b->x;
     pact_sweep *s = x->s;
+    const char *smpi_alg =
+        smpi_name(s->algs->pdata[((cell_t *)x->cells->pdata[g_array_index(b->cells, guint, 0)])->alg]);
     int P = s->procs;
     size_t es = pact_dtype_size(s->dtype);
     GString *plan = g_string_new("# cell coll alg count dtype op root reps gamma pattern params\n");
     int n = 0;
-    for (guint i = 0; i < x->cells->len; i++) {
+    for (guint k = 0; k < b->cells->len; k++) {
+        guint i = g_array_index(b->cells, guint, k);
         cell_t *c = x->cells->pdata[i];
         const char *alg = s->algs->pdata[c->alg];
-        if (c->phase != phase || g_strcmp0(smpi_name(alg), smpi_alg) != 0)
-            continue;
+        cell_reset(c);
         g_autoptr(GString) params = g_string_new(NULL);
         g_auto(GStrv) name = g_strsplit(alg, ":", 2);
         if (smpi_alg)
@@ -508,8 +547,7 @@ static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
         g_string_free(plan, TRUE);
         return TRUE;
     }
-    g_autofree char *tag = g_strdup_printf("%d-%s", phase, smpi_alg ? smpi_alg : "pact");
-    g_strdelimit(tag, ":=", '-');
+    g_autofree char *tag = g_strdup_printf("b%u", b->id);
     g_autofree char *plan_name = g_strdup_printf("plan-%s.txt", tag);
     g_autofree char *out_name = g_strdup_printf("bench-%s.csv", tag);
     g_autofree char *plan_path = g_build_filename(x->run, plan_name, NULL);
@@ -548,13 +586,11 @@ static gboolean launch(ctx_t *x, int phase, const char *smpi_alg, GError **err)
         g_ptr_array_add(argv, g_strdup("--timing-only"));
     g_ptr_array_add(argv, NULL);
 
-    fprintf(stderr, "pact sim: phase %d, %s: %d cells on %d ranks\n", phase,
-            smpi_alg ? smpi_alg : "pact algorithms", n, P);
     g_autofree char *sout = NULL, *serr = NULL;
     int status = 0;
     GError *e = NULL;
-    ok = g_spawn_sync(x->run, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &sout, &serr,
-                      &status, &e);
+    ok = g_spawn_sync(x->run, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, pact_child_setup, NULL, &sout,
+                      &serr, &status, &e);
     g_autofree char *cmdline = g_strjoinv(" ", (char **)argv->pdata);
     g_ptr_array_unref(argv);
     g_autofree char *log = g_strdup_printf("$ %s\n%s%s", cmdline, sout ? sout : "", serr ? serr : "");
@@ -595,11 +631,12 @@ static void spec_args(const pact_sweep *s, const char *spec, guint64 bytes, pact
     }
 }
 
-/* The model engine: every cell of the phase through the schedule evaluator, in this process.  Cells come
+/* The model engine: every cell of the batch through the schedule evaluator, in this process.  Cells come
  * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
  * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition. */
-static gboolean model_phase(ctx_t *x, int phase, GError **err)
+static gboolean model_batch(batch_t *b, GError **err)
 {
+    ctx_t *x = b->x;
     pact_sweep *s = x->s;
     pact_model_params prm;
     pact_model_params_platform(&prm, s->platform, s->ppn);
@@ -608,11 +645,9 @@ static gboolean model_phase(ctx_t *x, int phase, GError **err)
     pact_model_sched *ms = NULL;
     guint ms_alg = G_MAXUINT, ms_size = G_MAXUINT;
     gboolean ok = FALSE;
-    int n = 0;
-    for (guint i = 0; i < x->cells->len; i++) {
-        cell_t *c = x->cells->pdata[i];
-        if (c->phase != phase)
-            continue;
+    for (guint k = 0; k < b->cells->len; k++) {
+        cell_t *c = x->cells->pdata[g_array_index(b->cells, guint, k)];
+        cell_reset(c);
         const char *spec = s->algs->pdata[c->alg];
         g_auto(GStrv) name = g_strsplit(spec, ":", 2);
         const pact_alg *alg = pact_alg_find(s->coll, name[0]);
@@ -649,28 +684,12 @@ static gboolean model_phase(ctx_t *x, int phase, GError **err)
             g_array_append_val(c->total, t);
             g_ptr_array_add(c->status, g_strdup(status));
         }
-        n++;
     }
-    fprintf(stderr, "pact sim: phase %d, model: %d cells on %d ranks\n", phase, n, s->procs);
     ok = TRUE;
 out:
     pact_model_sched_free(ms);
     pact_model_eval_free(w);
     return ok;
-}
-
-static gboolean run_phase(ctx_t *x, int phase, GError **err)
-{
-    if (x->s->engine == PACT_ENGINE_MODEL)
-        return model_phase(x, phase, err);
-    if (!launch(x, phase, NULL, err))
-        return FALSE;
-    for (guint a = 0; a < x->s->algs->len; a++) {
-        const char *sm = smpi_name(x->s->algs->pdata[a]);
-        if (sm && !launch(x, phase, sm, err))
-            return FALSE;
-    }
-    return TRUE;
 }
 
 /* Mean of the reps that ran ("ok" or "wrong"), NAN when none did. */
@@ -727,41 +746,6 @@ static double direct_skew(ctx_t *x, const cell_t *c)
         return s->skew *
                (s->platform->alpha + s->platform->beta * (double)g_array_index(s->sizes, guint64, c->size));
     return s->skew;
-}
-
-/* ---- reports ------------------------------------------------------------------------------------------ */
-
-static char *results_csv(ctx_t *x)
-{
-    pact_sweep *s = x->s;
-    GString *o =
-        g_string_new("platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,"
-                     "skew_s,rep,engine,last_delay_s,total_delay_s,status\n");
-    for (guint i = 0; i < x->cells->len; i++) {
-        cell_t *c = x->cells->pdata[i];
-        const char *pat = s->patterns->pdata[c->pat];
-        gboolean nodelay = !strcmp(pat, "no_delay"), file = s->pattern_data->pdata[c->pat] != NULL;
-        for (guint r = 0; r < c->last->len; r++) {
-            double l = g_array_index(c->last, double, r), t = g_array_index(c->total, double, r);
-            char lb[32] = "", tb[32] = "", fb[32] = "";
-            if (!isnan(l))
-                g_ascii_formatd(lb, sizeof(lb), "%.17g", l);
-            if (!isnan(t))
-                g_ascii_formatd(tb, sizeof(tb), "%.17g", t);
-            if (s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay && !file)
-                g_ascii_formatd(fb, sizeof(fb), "%.17g", s->skew);
-            g_string_append_printf(
-                o, "%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%.17g,%u,%s,%s,%s,%s\n",
-                platform_name(s), s->nodes, s->ppn, s->procs, pact_coll_name(s->coll),
-                (char *)s->algs->pdata[c->alg], g_array_index(s->sizes, guint64, c->size), pat,
-                nodelay ? "none"
-                : file  ? "file"
-                        : pact_skew_mode_name(s->skew_mode),
-                fb, c->skew_s, r, s->engine == PACT_ENGINE_MODEL ? "model" : "smpi", lb, tb,
-                (char *)c->status->pdata[r]);
-        }
-    }
-    return g_string_free(o, FALSE);
 }
 
 static cell_t *find_cell(ctx_t *x, guint alg, guint size, guint pat)
@@ -867,53 +851,254 @@ static char *summary_txt(ctx_t *x)
     return g_string_free(o, FALSE);
 }
 
-/* ---- the sweep -------------------------------------------------------------------------------------- */
-
-gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
+/* The replay engine: each cell's schedule as SMPI time-independent traces under smpirun -replay.  Replay is
+ * deterministic: one simulated call serves all repetitions (rows still come one per repetition). */
+static gboolean replay_batch(batch_t *b, GError **err)
 {
-    gboolean ok = FALSE;
-    ctx_t x = {.s = s};
-    g_autofree char *csv = NULL, *sum = NULL, *csv_path = NULL, *sum_path = NULL;
-    if (!pact_sweep_validate(s, err))
+    ctx_t *x = b->x;
+    pact_sweep *s = x->s;
+    for (guint k = 0; k < b->cells->len; k++) {
+        guint i = g_array_index(b->cells, guint, k);
+        cell_t *c = x->cells->pdata[i];
+        const char *spec = s->algs->pdata[c->alg];
+        g_auto(GStrv) name = g_strsplit(spec, ":", 2);
+        const pact_alg *alg = pact_alg_find(s->coll, name[0]);
+        pact_build_args a;
+        const char *why = NULL;
+        spec_args(s, spec, g_array_index(s->sizes, guint64, c->size), &a);
+        double l = NAN, t = NAN;
+        g_autofree char *status = NULL;
+        cell_reset(c);
+        if (pact_alg_applies(alg, &a, &why) != PACT_OK) {
+            status = g_strdup_printf("restricted:%s", why);
+            g_strdelimit(status + strlen("restricted:"), ", ", '_');
+        } else {
+            g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
+            g_autoptr(GArray) d = pact_pattern_read(path, s->procs, err);
+            if (!d)
+                return FALSE;
+            g_autofree char *dir = g_strdup_printf("%s/replay-%u", x->run, i);
+            g_autofree char *xml = g_build_filename(x->run, "platform.xml", NULL);
+            g_autofree char *hosts = g_build_filename(x->run, "hostfile", NULL);
+            pact_replay_cell rc = {.coll = s->coll,
+                                   .alg = spec,
+                                   .P = s->procs,
+                                   .root = s->root,
+                                   .count = a.count,
+                                   .elem_size = a.elem_size,
+                                   .commutative = 1, /* sum, max and min */
+                                   .gamma = x->gamma,
+                                   .delays = (const double *)d->data};
+            if (!pact_replay_write(&rc, dir, err) || !pact_replay_run(dir, xml, hosts, s->procs, &l, &t, err))
+                return FALSE;
+            if (!g_getenv("PACT_KEEP_TRACES"))
+                rm_rf(dir); /* traces of 1024 ranks are large; PACT_KEEP_TRACES keeps them */
+            status = g_strdup("ok");
+        }
+        for (int rep = 0; rep < s->reps; rep++) {
+            g_array_append_val(c->last, l);
+            g_array_append_val(c->total, t);
+            g_ptr_array_add(c->status, g_strdup(status));
+        }
+    }
+    return TRUE;
+}
+
+/* ---- rows -------------------------------------------------------------------------------------------------
+ */
+
+static const char *const csv_header =
+    "platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,skew_s,rep,engine,"
+    "last_delay_s,total_delay_s,status\n";
+
+static const char *engine_name(pact_engine e)
+{
+    return e == PACT_ENGINE_MODEL ? "model" : e == PACT_ENGINE_REPLAY ? "replay" : "smpi";
+}
+
+/* The first eight columns, which name the cell. */
+static char *cell_key(const ctx_t *x, const cell_t *c)
+{
+    const pact_sweep *s = x->s;
+    return g_strdup_printf("%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s", platform_name(s), s->nodes, s->ppn,
+                           s->procs, pact_coll_name(s->coll), (char *)s->algs->pdata[c->alg],
+                           g_array_index(s->sizes, guint64, c->size), (char *)s->patterns->pdata[c->pat]);
+}
+
+static char *cell_rows(const ctx_t *x, const cell_t *c)
+{
+    const pact_sweep *s = x->s;
+    const char *pat = s->patterns->pdata[c->pat];
+    gboolean nodelay = !strcmp(pat, "no_delay"), file = s->pattern_data->pdata[c->pat] != NULL;
+    g_autofree char *key = cell_key(x, c);
+    GString *o = g_string_new(NULL);
+    for (guint r = 0; r < c->last->len; r++) {
+        double l = g_array_index(c->last, double, r), t = g_array_index(c->total, double, r);
+        char lb[32] = "", tb[32] = "", fb[32] = "";
+        if (!isnan(l))
+            g_ascii_formatd(lb, sizeof(lb), "%.17g", l);
+        if (!isnan(t))
+            g_ascii_formatd(tb, sizeof(tb), "%.17g", t);
+        if (s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay && !file)
+            g_ascii_formatd(fb, sizeof(fb), "%.17g", s->skew);
+        g_string_append_printf(o, "%s,%s,%s,%.17g,%u,%s,%s,%s,%s\n", key,
+                               nodelay ? "none"
+                               : file  ? "file"
+                                       : pact_skew_mode_name(s->skew_mode),
+                               fb, c->skew_s, r, engine_name(s->engine), lb, tb, (char *)c->status->pdata[r]);
+    }
+    return g_string_free(o, FALSE);
+}
+
+/* Fills a cell's values from its rows (a resumed or merged cell). */
+static void cell_parse_rows(cell_t *c)
+{
+    cell_reset(c);
+    g_auto(GStrv) lines = g_strsplit(c->rows, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+        if (!*lines[i])
+            continue;
+        g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+        double l = *f[13] ? g_ascii_strtod(f[13], NULL) : NAN, t = *f[14] ? g_ascii_strtod(f[14], NULL) : NAN;
+        g_array_append_val(c->last, l);
+        g_array_append_val(c->total, t);
+        g_ptr_array_add(c->status, g_strdup(f[15]));
+        c->skew_s = g_ascii_strtod(f[10], NULL);
+    }
+}
+
+typedef struct {
+    ctx_t *x;
+    cell_t *c;
+} cell_ref;
+
+/* Index of every cell of the experiment by its key. */
+static GHashTable *cell_index(GPtrArray *studies)
+{
+    GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_ref *r = g_new(cell_ref, 1);
+            r->x = x;
+            r->c = x->cells->pdata[i];
+            g_hash_table_insert(h, cell_key(x, r->c), r);
+        }
+    }
+    return h;
+}
+
+/* Reads the rows of a results.csv into the cells they belong to.  A cell takes its rows only when all its
+ * repetitions are there (a killed run may have written part of the last batch; a line without its newline
+ * is the torn end of a write).  A cell that already has rows (another shard's copy) must get the same. */
+static gboolean load_rows(GHashTable *index, const char *path, GError **err)
+{
+    g_autofree char *text = NULL;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &e)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
+        g_error_free(e);
         return FALSE;
-    x.gamma = s->gamma >= 0 ? s->gamma : s->platform ? s->platform->gamma : 0;
-    if (s->engine == PACT_ENGINE_SMPI) {
-        g_autofree char *bench = find_bench(s, err);
-        if (!bench)
+    }
+    if (!g_str_has_prefix(text, csv_header)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:1: not a pact sim results.csv (header differs)",
+                    path);
+        return FALSE;
+    }
+    g_autoptr(GHashTable) pending =
+        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_ptr_array_unref);
+    char *line = text + strlen(csv_header);
+    int ln = 1;
+    gboolean ok = TRUE;
+    while (*line && ok) {
+        char *nl = strchr(line, '\n');
+        ln++;
+        if (!nl)
+            break; /* torn */
+        *nl = 0;
+        g_auto(GStrv) f = g_strsplit(line, ",", -1);
+        guint64 rep = 0;
+        cell_ref *r = NULL;
+        if (g_strv_length(f) == 16) {
+            g_autofree char *key =
+                g_strjoinv(",", (char *[]){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], NULL});
+            r = g_hash_table_lookup(index, key);
+        }
+        if (!r || !g_ascii_string_to_unsigned(f[11], 10, 0, (guint64)r->x->s->reps - 1, &rep, NULL)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: %s", path, ln,
+                        r ? "rep: out of range" : "a row of another experiment (or a malformed row)");
+            ok = FALSE;
+            break;
+        }
+        GPtrArray *reps = g_hash_table_lookup(pending, r);
+        if (!reps) {
+            reps = g_ptr_array_new_with_free_func(g_free);
+            g_ptr_array_set_size(reps, r->x->s->reps);
+            g_hash_table_insert(pending, r, reps);
+        }
+        g_free(reps->pdata[rep]);
+        reps->pdata[rep] = g_strconcat(line, "\n", NULL);
+        line = nl + 1;
+    }
+    if (!ok)
+        return FALSE;
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, pending);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        cell_ref *r = k;
+        GPtrArray *reps = v;
+        gboolean all = TRUE;
+        for (guint i = 0; i < reps->len; i++)
+            all &= reps->pdata[i] != NULL;
+        if (!all)
+            continue;
+        g_ptr_array_add(reps, NULL);
+        g_autofree char *rows = g_strjoinv("", (char **)reps->pdata);
+        g_ptr_array_remove_index(reps, reps->len - 1);
+        if (r->c->rows && strcmp(r->c->rows, rows)) {
+            g_autofree char *key = cell_key(r->x, r->c);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "%s: cell %s differs from the same cell in another folder (different builds?)", path,
+                        key);
             return FALSE;
-        x.bench = g_canonicalize_filename(bench, NULL);
+        }
+        if (!r->c->rows) {
+            r->c->rows = g_steal_pointer(&rows);
+            cell_parse_rows(r->c);
+        }
     }
+    return TRUE;
+}
 
-    /* Build in a sibling folder; rename it into place only when everything succeeded. */
-    g_autofree char *abs_out = g_canonicalize_filename(s->outdir, NULL);
-    g_autofree char *parent = g_path_get_dirname(abs_out);
-    g_autofree char *base = g_path_get_basename(abs_out);
-    if (g_mkdir_with_parents(parent, 0755) != 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create %s: %s", parent, g_strerror(errno));
-        goto out;
+/* results.csv in the experiment's order: every cell that has its rows. */
+static char *all_rows(GPtrArray *studies, guint *missing)
+{
+    GString *o = g_string_new(csv_header);
+    *missing = 0;
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            if (c->rows)
+                g_string_append(o, c->rows);
+            else
+                (*missing)++;
+        }
     }
-    x.work = g_strdup_printf("%s/.%s.partial-XXXXXX", parent, base);
-    if (!g_mkdtemp(x.work)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create a folder in %s: %s", parent,
-                    g_strerror(errno));
-        g_clear_pointer(&x.work, g_free);
-        goto out;
-    }
-    x.run = g_build_filename(x.work, "run", NULL);
-    g_mkdir(x.run, 0755);
-    if (s->user_xml) {
-        if (!copy_file(s->user_xml, x.run, "platform.xml", err) ||
-            !copy_file(s->user_hostfile, x.run, "hostfile", err))
-            goto out;
-    } else {
-        pact_export_opts o = export_opts(s);
-        if (!pact_platform_export(s->platform, &o, x.run, err))
-            goto out;
-    }
+    return g_string_free(o, FALSE);
+}
 
-    /* Cells in report order; with a skew factor the no-delay cells come first (phase 1) and set the
-     * skew of the others (phase 2). */
-    x.cells = g_ptr_array_new_with_free_func(cell_free);
+/* ---- setting up ------------------------------------------------------------------------------------------
+ */
+
+/* The study's cells in report order; with a skew factor the no-delay cells come first (phase 1) and set the
+ * skew of the others (phase 2). */
+static void make_cells(ctx_t *x)
+{
+    pact_sweep *s = x->s;
+    x->gamma = s->gamma >= 0 ? s->gamma : s->platform ? s->platform->gamma : 0;
+    x->cells = g_ptr_array_new_with_free_func(cell_free);
     gboolean factor = skew_from_nodelay(s->skew_mode);
     if (factor) {
         gboolean has_nd = FALSE;
@@ -934,80 +1119,482 @@ gboolean pact_sweep_run(pact_sweep *s, char **summary, GError **err)
                 c->size = z;
                 c->pat = p;
                 c->phase = later ? 2 : 1;
-                c->skew_s = nd ? 0 : later ? NAN : direct_skew(&x, c);
+                c->skew_s = nd ? 0 : later ? NAN : direct_skew(x, c);
                 c->last = g_array_new(FALSE, FALSE, sizeof(double));
                 c->total = g_array_new(FALSE, FALSE, sizeof(double));
                 c->status = g_ptr_array_new_with_free_func(g_free);
-                g_ptr_array_add(x.cells, c);
-                if (c->phase == 1 && !write_pattern(&x, c, err))
-                    goto out;
+                g_ptr_array_add(x->cells, c);
             }
-    if (!run_phase(&x, 1, err))
-        goto out;
-    if (factor) {
-        /* mean_nodelay: the mean no-delay d^ over the algorithms of the size (Salimi Beni et al. III-B);
-         * own_nodelay: the algorithm's own (their robustness study).  An algorithm that does not apply
-         * has no no-delay time: it does not count, and gets skew 0. */
-        guint nd = 0;
-        while (strcmp(s->patterns->pdata[nd], "no_delay"))
-            nd++;
-        for (guint z = 0; z < s->sizes->len; z++) {
-            double sum = 0;
-            int n = 0;
-            for (guint a = 0; a < s->algs->len; a++) {
-                double m = mean_of(find_cell(&x, a, z, nd), TRUE);
-                if (!isnan(m)) {
-                    sum += m;
-                    n++;
-                }
-            }
-            for (guint i = 0; i < x.cells->len; i++) {
-                cell_t *c = x.cells->pdata[i];
-                if (c->size != z || c->phase != 2)
+}
+
+/* Groups the cells into batches (see pact_batch) and deals them to the shards.  A study whose skews come
+ * from its no-delay cells needs all of them in every shard, so its phase-1 batches run everywhere (merge
+ * checks the copies agree); all other batches go round-robin. */
+static GPtrArray *make_batches(pact_experiment *e, GPtrArray *studies)
+{
+    GPtrArray *batches = g_ptr_array_new_with_free_func(batch_free);
+    guint dealt = 0;
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        for (int phase = 1; phase <= 2; phase++) {
+            GHashTable *open = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+            for (guint i = 0; i < x->cells->len; i++) {
+                cell_t *c = x->cells->pdata[i];
+                if (c->phase != phase)
                     continue;
-                double own = mean_of(find_cell(&x, c->alg, z, nd), TRUE);
-                if (s->skew_mode == PACT_SKEW_OWN_NODELAY)
-                    c->skew_s = isnan(own) ? 0 : s->skew * own;
-                else
-                    c->skew_s = n ? s->skew * (sum / n) : 0;
-                if (!write_pattern(&x, c, err))
-                    goto out;
+                char *key = e->batch == PACT_BATCH_ALG    ? g_strdup_printf("%u", c->alg)
+                            : e->batch == PACT_BATCH_SIZE ? g_strdup_printf("%u/%u", c->alg, c->size)
+                                                          : g_strdup_printf("%u", i);
+                batch_t *b = g_hash_table_lookup(open, key);
+                if (!b) {
+                    b = g_new0(batch_t, 1);
+                    b->x = x;
+                    b->id = batches->len;
+                    b->phase = phase;
+                    b->cells = g_array_new(FALSE, FALSE, sizeof(guint));
+                    gboolean everywhere = phase == 1 && skew_from_nodelay(x->s->skew_mode);
+                    b->mine =
+                        e->shard_n == 0 || everywhere || (int)(dealt++ % (guint)e->shard_n) == e->shard_k - 1;
+                    g_ptr_array_add(batches, b);
+                    g_hash_table_insert(open, key, b);
+                } else {
+                    g_free(key);
+                }
+                g_array_append_val(b->cells, i);
+                c->batch = b->id;
+            }
+            g_hash_table_destroy(open);
+        }
+    }
+    return batches;
+}
+
+/* Builds every study's cells; for a run, also its folder OUT/run/sK with the platform. */
+static GPtrArray *make_studies(pact_experiment *e, const char *out, GError **err)
+{
+    GPtrArray *studies = g_ptr_array_new_with_free_func(ctx_free);
+    for (guint k = 0; k < e->studies->len; k++) {
+        ctx_t *x = g_new0(ctx_t, 1);
+        x->s = e->studies->pdata[k];
+        x->index = k;
+        g_ptr_array_add(studies, x);
+        make_cells(x);
+        if (!out)
+            continue;
+        x->run = g_strdup_printf("%s/run/s%u", out, k);
+        if (g_mkdir_with_parents(x->run, 0755) != 0) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create %s: %s", x->run, g_strerror(errno));
+            g_ptr_array_unref(studies);
+            return NULL;
+        }
+        gboolean ok;
+        if (x->s->user_xml) {
+            ok = copy_file(x->s->user_xml, x->run, "platform.xml", err) &&
+                 copy_file(x->s->user_hostfile, x->run, "hostfile", err);
+        } else {
+            pact_export_opts o = export_opts(x->s);
+            ok = pact_platform_export(x->s->platform, &o, x->run, err);
+        }
+        if (ok && x->s->engine == PACT_ENGINE_SMPI) {
+            g_autofree char *bench = find_bench(x->s, err);
+            ok = bench != NULL;
+            if (ok)
+                x->bench = g_canonicalize_filename(bench, NULL);
+        }
+        if (!ok) {
+            g_ptr_array_unref(studies);
+            return NULL;
+        }
+    }
+    return studies;
+}
+
+/* ---- running
+ * ----------------------------------------------------------------------------------------------- */
+
+static void worker(gpointer data, gpointer user)
+{
+    (void)user;
+    batch_t *b = data;
+    gint64 t0 = g_get_monotonic_time();
+    if (!g_atomic_int_get(b->cancel)) {
+        pact_engine en = b->x->s->engine;
+        gboolean ok = en == PACT_ENGINE_MODEL    ? model_batch(b, &b->error)
+                      : en == PACT_ENGINE_REPLAY ? replay_batch(b, &b->error)
+                                                 : launch(b, &b->error);
+        if (!ok && !b->error)
+            g_set_error(&b->error, PACT_ERROR, PACT_ERROR_RUN, "batch %u failed", b->id);
+        if (en == PACT_ENGINE_MODEL)
+            pact_model_cell_cache_clear();
+    } else {
+        g_set_error(&b->error, PACT_ERROR, PACT_ERROR_RUN, "cancelled");
+    }
+    b->seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+    g_async_queue_push(b->done, b);
+}
+
+typedef struct {
+    guint total, done;
+    gint64 start;
+    gboolean tty, quiet;
+} progress_t;
+
+static void fmt_duration(char *buf, size_t n, double s)
+{
+    if (s < 60)
+        g_snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600)
+        g_snprintf(buf, n, "%dm%02ds", (int)s / 60, (int)s % 60);
+    else
+        g_snprintf(buf, n, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
+}
+
+static void progress_show(progress_t *p, gboolean last)
+{
+    if (p->quiet || p->total == 0)
+        return;
+    double el = (double)(g_get_monotonic_time() - p->start) / 1e6;
+    char eb[32], lb[32] = "?";
+    fmt_duration(eb, sizeof eb, el);
+    if (p->done > 0)
+        fmt_duration(lb, sizeof lb, el / p->done * (p->total - p->done));
+    int pct = (int)(100.0 * p->done / p->total);
+    if (p->tty) {
+        char bar[31];
+        int w = (int)(30.0 * p->done / p->total);
+        for (int i = 0; i < 30; i++)
+            bar[i] = i < w ? '#' : '.';
+        bar[30] = 0;
+        fprintf(stderr, "\r\033[Kpact sim [%s] %u/%u cells %3d%%  %s elapsed, %s left", bar, p->done,
+                p->total, pct, eb, lb);
+        if (last)
+            fputc('\n', stderr);
+    } else {
+        fprintf(stderr, "pact sim: %u/%u cells (%d%%), %s elapsed, %s left\n", p->done, p->total, pct, eb,
+                lb);
+    }
+    fflush(stderr);
+}
+
+/* Appends all of a string with one write, then syncs: a kill leaves whole rows or a torn last line. */
+static gboolean append_all(int fd, const char *text, const char *path, GError **err)
+{
+    size_t n = strlen(text), off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, text + off, n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s: %s", path, g_strerror(errno));
+            return FALSE;
+        }
+        off += (size_t)w;
+    }
+    fsync(fd);
+    return TRUE;
+}
+
+/* Runs the batches of one phase that are this shard's and still lack rows, J at a time. */
+static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int fd, const char *csv,
+                         progress_t *pr, GError **err)
+{
+    gint cancel = 0;
+    GAsyncQueue *q = g_async_queue_new();
+    GThreadPool *pool = g_thread_pool_new(worker, NULL, e->jobs, FALSE, NULL);
+    guint sent = 0;
+    for (guint i = 0; i < batches->len; i++) {
+        batch_t *b = batches->pdata[i];
+        gboolean todo = FALSE;
+        for (guint k = 0; k < b->cells->len; k++)
+            todo |= ((cell_t *)b->x->cells->pdata[g_array_index(b->cells, guint, k)])->rows == NULL;
+        if (b->phase != phase || !b->mine || !todo)
+            continue;
+        b->cancel = &cancel;
+        b->done = q;
+        g_thread_pool_push(pool, b, NULL);
+        sent++;
+    }
+    GError *first = NULL;
+    for (guint n = 0; n < sent; n++) {
+        batch_t *b = g_async_queue_pop(q);
+        if (b->error) {
+            if (!first && !g_atomic_int_get(&cancel))
+                first = g_error_copy(b->error);
+            g_atomic_int_set(&cancel, 1);
+            continue;
+        }
+        GString *rows = g_string_new(NULL);
+        for (guint k = 0; k < b->cells->len; k++) {
+            cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
+            if (c->rows)
+                continue; /* a resumed batch: the rows it already had are kept */
+            c->rows = cell_rows(b->x, c);
+            g_string_append(rows, c->rows);
+            pr->done++;
+        }
+        if (!first && !append_all(fd, rows->str, csv, &first))
+            g_atomic_int_set(&cancel, 1);
+        g_string_free(rows, TRUE);
+        progress_show(pr, FALSE);
+    }
+    g_thread_pool_free(pool, FALSE, TRUE);
+    g_async_queue_unref(q);
+    if (first) {
+        if (pr->tty && !pr->quiet)
+            fputc('\n', stderr);
+        g_propagate_error(err, first);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Phase 2's skews from the no-delay cells: mean_nodelay, the mean no-delay d^ over the algorithms of the
+ * size (Salimi Beni et al. III-B); own_nodelay, the algorithm's own (their robustness study).  An algorithm
+ * that does not apply has no no-delay time: it does not count, and gets skew 0. */
+static void phase2_skews(ctx_t *x)
+{
+    pact_sweep *s = x->s;
+    guint nd = 0;
+    while (strcmp(s->patterns->pdata[nd], "no_delay"))
+        nd++;
+    for (guint z = 0; z < s->sizes->len; z++) {
+        double sum = 0;
+        int n = 0;
+        for (guint a = 0; a < s->algs->len; a++) {
+            double m = mean_of(find_cell(x, a, z, nd), TRUE);
+            if (!isnan(m)) {
+                sum += m;
+                n++;
             }
         }
-        if (!run_phase(&x, 2, err))
-            goto out;
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            if (c->size != z || c->phase != 2)
+                continue;
+            double own = mean_of(find_cell(x, c->alg, z, nd), TRUE);
+            if (s->skew_mode == PACT_SKEW_OWN_NODELAY)
+                c->skew_s = isnan(own) ? 0 : s->skew * own;
+            else
+                c->skew_s = n ? s->skew * (sum / n) : 0;
+        }
     }
+}
 
-    csv = results_csv(&x);
-    sum = summary_txt(&x);
-    csv_path = g_build_filename(x.work, "results.csv", NULL);
-    sum_path = g_build_filename(x.work, "summary.txt", NULL);
-    if (!g_file_set_contents(csv_path, csv, -1, err) || !g_file_set_contents(sum_path, sum, -1, err))
-        goto out;
-    if (g_file_test(abs_out, G_FILE_TEST_IS_DIR))
-        g_rmdir(abs_out); /* validated empty */
-    if (g_rename(x.work, abs_out) != 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot rename %s to %s: %s", x.work, abs_out,
-                    g_strerror(errno));
-        goto out;
+static gboolean write_patterns(GPtrArray *studies, GPtrArray *batches, int phase, GError **err)
+{
+    for (guint i = 0; i < batches->len; i++) {
+        batch_t *b = batches->pdata[i];
+        if (b->phase != phase || !b->mine)
+            continue;
+        for (guint k = 0; k < b->cells->len; k++) {
+            cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
+            if (!c->pattern_file && !write_pattern(b->x, c, err))
+                return FALSE;
+        }
     }
-    g_clear_pointer(&x.work, g_free);
+    (void)studies;
+    return TRUE;
+}
+
+static char *summaries(GPtrArray *studies)
+{
+    GString *o = g_string_new(NULL);
+    for (guint k = 0; k < studies->len; k++) {
+        g_autofree char *t = summary_txt(studies->pdata[k]);
+        g_string_append_printf(o, "%s%s", k ? "\n" : "", t);
+    }
+    return g_string_free(o, FALSE);
+}
+
+/* results.csv in order, summary.txt and the figures. */
+static gboolean finish_outputs(GPtrArray *studies, const char *out, gboolean partial_ok, char **summary,
+                               GError **err)
+{
+    guint missing = 0;
+    g_autofree char *csv = all_rows(studies, &missing);
+    if (missing && !partial_ok) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%u cells have no results", missing);
+        return FALSE;
+    }
+    g_autofree char *csv_path = g_build_filename(out, "results.csv", NULL);
+    g_autofree char *sum_path = g_build_filename(out, "summary.txt", NULL);
+    g_autofree char *sum = summaries(studies);
+    if (!g_file_set_contents(csv_path, csv, -1, err) || !g_file_set_contents(sum_path, sum, -1, err))
+        return FALSE;
     if (summary)
         *summary = g_steal_pointer(&sum);
-    ok = TRUE;
-out:
-    if (err && *err && (*err)->domain != PACT_ERROR) {
-        GError *e = *err;
-        *err = NULL;
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s", e->message);
-        g_error_free(e);
+    return TRUE;
+}
+
+/* A new or empty folder, or one holding the same experiment (resumed). */
+static gboolean prepare_out(pact_experiment *e, const char *out, gboolean *resume, GError **err)
+{
+    g_autofree char *exp = g_build_filename(out, "experiment.yaml", NULL);
+    *resume = FALSE;
+    if (g_file_test(out, G_FILE_TEST_EXISTS)) {
+        if (!g_file_test(out, G_FILE_TEST_IS_DIR)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "-o %s: exists and is not a folder", e->outdir);
+            return FALSE;
+        }
+        g_autofree char *old = NULL;
+        if (g_file_get_contents(exp, &old, NULL, NULL)) {
+            if (strcmp(old, e->text)) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "-o %s: holds another experiment (its experiment.yaml differs from this one); "
+                            "choose another folder, or give the same settings to resume it",
+                            e->outdir);
+                return FALSE;
+            }
+            *resume = TRUE;
+        } else {
+            GDir *d = g_dir_open(out, 0, NULL);
+            gboolean empty = d && !g_dir_read_name(d);
+            if (d)
+                g_dir_close(d);
+            if (!empty) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "-o %s: exists and is neither empty nor a pact sim folder to resume", e->outdir);
+                return FALSE;
+            }
+        }
+    } else if (g_mkdir_with_parents(out, 0755) != 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create %s: %s", e->outdir, g_strerror(errno));
+        return FALSE;
     }
-    if (x.work)
-        rm_rf(x.work);
-    if (x.cells)
-        g_ptr_array_unref(x.cells);
-    g_free(x.work);
-    g_free(x.run);
-    g_free(x.bench);
+    return *resume || g_file_set_contents(exp, e->text, -1, err);
+}
+
+gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
+{
+    gboolean ok = FALSE, resume = FALSE;
+    int fd = -1;
+    GPtrArray *studies = NULL, *batches = NULL;
+    GHashTable *index = NULL;
+    g_autofree char *out = g_canonicalize_filename(e->outdir, NULL);
+    g_autofree char *csv = g_build_filename(out, "results.csv", NULL);
+    g_autofree char *kept = NULL;
+    if (!prepare_out(e, out, &resume, err))
+        return FALSE;
+    if (!(studies = make_studies(e, out, err)))
+        goto done;
+    batches = make_batches(e, studies);
+    index = cell_index(studies);
+    if (resume && g_file_test(csv, G_FILE_TEST_EXISTS)) {
+        if (!load_rows(index, csv, err))
+            goto done;
+    }
+    /* Start from the complete cells only: drops a torn end and rows of half-written batches. */
+    guint missing = 0;
+    kept = all_rows(studies, &missing);
+    if (!g_file_set_contents(csv, kept, -1, err))
+        goto done;
+    if ((fd = open(csv, O_WRONLY | O_APPEND)) < 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s: %s", csv, g_strerror(errno));
+        goto done;
+    }
+    progress_t pr = {.start = g_get_monotonic_time(), .tty = isatty(2), .quiet = e->quiet};
+    guint have = 0;
+    for (guint i = 0; i < batches->len; i++) {
+        batch_t *b = batches->pdata[i];
+        for (guint k = 0; b->mine && k < b->cells->len; k++) {
+            cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
+            c->rows ? have++ : pr.total++;
+        }
+    }
+    if (!e->quiet)
+        fprintf(stderr, "pact sim: %u studies, %u cells to run%s (%u already in %s), %d jobs\n", studies->len,
+                pr.total, e->shard_n ? " in this shard" : "", have, e->outdir, e->jobs);
+    if (!write_patterns(studies, batches, 1, err) || !run_wave(e, batches, 1, fd, csv, &pr, err))
+        goto done;
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        if (skew_from_nodelay(x->s->skew_mode))
+            phase2_skews(x);
+    }
+    if (!write_patterns(studies, batches, 2, err) || !run_wave(e, batches, 2, fd, csv, &pr, err))
+        goto done;
+    if (pr.tty && !e->quiet && pr.total)
+        progress_show(&pr, TRUE);
+    close(fd);
+    fd = -1;
+    ok = finish_outputs(studies, out, e->shard_n > 0, summary, err);
+done:
+    if (fd >= 0)
+        close(fd);
+    if (index)
+        g_hash_table_destroy(index);
+    if (batches)
+        g_ptr_array_unref(batches);
+    if (studies)
+        g_ptr_array_unref(studies);
+    return ok;
+}
+
+gboolean pact_experiment_merge(const char *outdir, char **dirs, char **summary, GError **err)
+{
+    gboolean ok = FALSE;
+    GHashTable *fields = NULL, *index = NULL;
+    GPtrArray *studies = NULL;
+    pact_experiment e;
+    pact_experiment_init(&e);
+    g_autofree char *text = NULL, *out = NULL;
+    if (!dirs || !dirs[0]) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "pact merge: no folder to merge");
+        goto done;
+    }
+    for (int i = 0; dirs[i]; i++) {
+        g_autofree char *exp = g_build_filename(dirs[i], "experiment.yaml", NULL);
+        GHashTable *f = pact_exp_new();
+        if (!pact_exp_read(f, exp, err)) {
+            g_hash_table_destroy(f);
+            goto done;
+        }
+        g_autofree char *t = pact_exp_dump(f, FALSE);
+        if (!text) {
+            text = g_steal_pointer(&t);
+            fields = f;
+        } else {
+            g_hash_table_destroy(f);
+            if (strcmp(t, text)) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "%s: another experiment than %s/experiment.yaml (only the shard may differ)", exp,
+                            dirs[0]);
+                goto done;
+            }
+        }
+    }
+    g_hash_table_remove(fields, "shard");
+    if (!pact_experiment_build(fields, &e, err))
+        goto done;
+    g_free(e.outdir);
+    e.outdir = g_strdup(outdir);
+    studies = make_studies(&e, NULL, err);
+    index = cell_index(studies);
+    for (int i = 0; dirs[i]; i++) {
+        g_autofree char *csv = g_build_filename(dirs[i], "results.csv", NULL);
+        if (!load_rows(index, csv, err))
+            goto done;
+    }
+    guint missing = 0;
+    g_free(all_rows(studies, &missing));
+    if (missing) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
+                    "pact merge: %u cells have no results in these folders (a shard missing or unfinished)",
+                    missing);
+        goto done;
+    }
+    out = g_canonicalize_filename(outdir, NULL);
+    gboolean resume = FALSE;
+    if (!prepare_out(&e, out, &resume, err))
+        goto done;
+    ok = finish_outputs(studies, out, FALSE, summary, err);
+done:
+    if (index)
+        g_hash_table_destroy(index);
+    if (studies)
+        g_ptr_array_unref(studies);
+    if (fields)
+        g_hash_table_destroy(fields);
+    pact_experiment_clear(&e);
     return ok;
 }

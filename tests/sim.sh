@@ -1,0 +1,108 @@
+# tests/sim.sh - pact sim at scale: experiment files, parallel and resumable sweeps, shards and merge.
+# Sourced by tests/run-all.sh (check, bad_file, $PACT and $TMP come from tests/lib.sh).
+
+SIMARGS=(--nodes 2 --ppn 4 --coll allreduce,bcast --algs recursive_doubling,ring,binomial,scatter_allgather_ring
+    --sizes 8,1K,64K --patterns no_delay,random,last_delayed,ascending --reps 2 --batch cell -q)
+
+# The reference: the sweep uninterrupted, one job.
+sim_reference() {
+    $PACT sim "${SIMARGS[@]}" --jobs 1 -o "$TMP/simref" >/dev/null || return 1
+    # 2 studies x 2 algorithms x 3 sizes x 4 patterns x 2 reps
+    [ "$(wc -l <"$TMP/simref/results.csv")" -eq 97 ] && [ -s "$TMP/simref/summary.txt" ] &&
+        [ -s "$TMP/simref/experiment.yaml" ]
+}
+check "pact sim: two collectives in one sweep" sim_reference
+
+sim_jobs() {
+    $PACT sim "${SIMARGS[@]}" --jobs 2 -o "$TMP/simjobs" >/dev/null &&
+        cmp "$TMP/simref/results.csv" "$TMP/simjobs/results.csv" &&
+        cmp "$TMP/simref/summary.txt" "$TMP/simjobs/summary.txt"
+}
+check "pact sim --jobs 2 equals --jobs 1" sim_jobs
+
+# The same experiment from a YAML file (paths relative to the file, lists as YAML sequences).
+sim_yaml() {
+    mkdir -p "$TMP/exp"
+    cat >"$TMP/exp/study.yaml" <<'EOF'
+# two collectives on two nodes of generic32x32
+platform: generic32x32
+nodes: 2
+ppn: 4
+coll: [allreduce, bcast]
+algs: [recursive_doubling, ring, binomial, scatter_allgather_ring]
+sizes: 8,1K,64K
+patterns:
+  - no_delay
+  - random
+  - last_delayed
+  - ascending
+reps: 1
+batch: cell
+EOF
+    # flags override the file
+    $PACT sim "$TMP/exp/study.yaml" --reps 2 -q -o "$TMP/simyaml" >/dev/null &&
+        cmp "$TMP/simref/results.csv" "$TMP/simyaml/results.csv"
+}
+check "pact sim EXP.yaml with flags overriding equals the flags alone" sim_yaml
+
+sim_yaml_bad() {
+    printf 'nodes: 2\nppn: 4\nsizez: 8\n' >"$TMP/exp/typo.yaml"
+    printf 'nodes: 2\nppn: 4\ncoll: allreduce\nsizes: [8, 12Q]\n' >"$TMP/exp/badsize.yaml"
+    printf 'nodes: 2\nppn: 4\npatterns: [no_delay, sideways]\n' >"$TMP/exp/badpat.yaml"
+    printf 'nodes: 2\nppn: [4\n' >"$TMP/exp/broken.yaml"
+    printf 'nodes: 2\nalgs: {ring: 1}\n' >"$TMP/exp/nested.yaml"
+    bad_file "typo.yaml:3: unknown field 'sizez'" $PACT sim "$TMP/exp/typo.yaml" -o "$TMP/never" &&
+        bad_file "badsize.yaml:4: sizes: malformed size '12Q'" $PACT sim "$TMP/exp/badsize.yaml" -o "$TMP/never" &&
+        bad_file "badpat.yaml:3: patterns" $PACT sim "$TMP/exp/badpat.yaml" -o "$TMP/never" &&
+        bad_file "broken.yaml:3" $PACT sim "$TMP/exp/broken.yaml" -o "$TMP/never" &&
+        bad_file "nested.yaml:2: algs" $PACT sim "$TMP/exp/nested.yaml" -o "$TMP/never" &&
+        [ ! -e "$TMP/never" ]
+}
+check "bad experiment files: file, line and field" sim_yaml_bad
+
+# Kill a sweep with SIGINT, restart, kill it with SIGKILL, restart to the end: results.csv equals the
+# uninterrupted run's.  The kills come once some rows are in (a sweep of 336 simulations, about 10 s).
+KILLARGS=(--nodes 2 --ppn 8 --coll allreduce,bcast --algs recursive_doubling,ring,binomial,scatter_allgather_ring
+    --sizes 8..64K --patterns no_delay,random,last_delayed,ascending,descending,half_delayed --reps 1 --batch cell -q)
+kill_when_rows() { # SIGNAL ROWS (env: a background job of a script starts with SIGINT ignored)
+    env --default-signal=INT $PACT sim "${KILLARGS[@]}" --jobs 2 -o "$TMP/simkill" >/dev/null 2>&1 &
+    local pid=$! n=0
+    for _ in $(seq 1 600); do
+        n=$(wc -l <"$TMP/simkill/results.csv" 2>/dev/null || echo 0)
+        [ "$n" -ge "$2" ] && break
+        sleep 0.05
+    done
+    kill "-$1" $pid 2>/dev/null
+    wait $pid
+    echo "killed with $1 at $(wc -l <"$TMP/simkill/results.csv") lines"
+}
+sim_resume() {
+    $PACT sim "${KILLARGS[@]}" --jobs 2 -o "$TMP/killref" >/dev/null || return 1
+    kill_when_rows INT 60
+    kill_when_rows KILL 160
+    local n
+    n=$(wc -l <"$TMP/simkill/results.csv")
+    [ "$n" -lt 337 ] || { echo "the sweep ended before the kills ($n lines)"; return 1; }
+    $PACT sim "${KILLARGS[@]}" --jobs 2 -o "$TMP/simkill" >/dev/null || return 1
+    cmp "$TMP/killref/results.csv" "$TMP/simkill/results.csv" &&
+        cmp "$TMP/killref/summary.txt" "$TMP/simkill/summary.txt"
+}
+check "pact sim killed (SIGINT, SIGKILL) and resumed equals the uninterrupted run" sim_resume
+
+sim_other_experiment() {
+    bad_file "holds another experiment" $PACT sim "${SIMARGS[@]}" --reps 3 -o "$TMP/simref"
+}
+check "pact sim refuses to resume another experiment's folder" sim_other_experiment
+
+sim_shards() {
+    for k in 1 2 3; do
+        $PACT sim "${SIMARGS[@]}" --shard $k/3 -o "$TMP/shard$k" >/dev/null || return 1
+    done
+    $PACT merge -o "$TMP/merged" "$TMP/shard1" "$TMP/shard2" "$TMP/shard3" >/dev/null || return 1
+    cmp "$TMP/simref/results.csv" "$TMP/merged/results.csv" &&
+        cmp "$TMP/simref/summary.txt" "$TMP/merged/summary.txt" || return 1
+    # a missing shard is an error, not a short table
+    $PACT merge -o "$TMP/merged2" "$TMP/shard1" "$TMP/shard3" >/dev/null 2>"$TMP/merge.err"
+    [ $? -eq 1 ] && grep 'cells have no results' "$TMP/merge.err" >/dev/null
+}
+check "pact sim --shard 1/3, 2/3, 3/3 merged equal the unsharded run" sim_shards
