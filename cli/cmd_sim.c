@@ -34,7 +34,7 @@ static const struct {
     {"engine", "smpi (SimGrid, default), replay (SMPI trace replay: no payload) or model (no SimGrid)", "E"},
     {"seed", "seed of the random patterns (default 1)", "N"},
     {"gamma", "seconds charged per byte reduced (default: the platform's)", "G"},
-    {"dtype", "int, float or double (default)", "T"},
+    {"dtype", "char, int, float or double (default)", "T"},
     {"op", "sum (default), max or min", "OP"},
     {"root", "root of rooted collectives (default 0)", "R"},
     {"batch", "cells per simulation: alg, size (default: an algorithm's patterns of one size) or cell", "B"},

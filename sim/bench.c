@@ -44,7 +44,7 @@
 #define SPIN_S 200e-6
 #define SLEEP_MIN_S 300e-6
 
-typedef enum { DT_INT, DT_FLOAT, DT_DOUBLE, DT_PAIR } dt_kind;
+typedef enum { DT_CHAR, DT_INT, DT_FLOAT, DT_DOUBLE, DT_PAIR } dt_kind;
 
 typedef struct {
     char name[16];
@@ -56,6 +56,7 @@ typedef struct {
 /* "pair" is two unsigned ints (a, b) standing for the map x -> a*x + b; "compose" chains such maps in rank
  * order.  Associative, not commutative, exact in unsigned arithmetic: any reordering of operands shows. */
 static dtype_desc dtypes[] = {
+    {"char", DT_CHAR, MPI_SIGNED_CHAR, 1}, /* the seeds' 2 B..2 KiB studies; sums wrap, identically in any order */
     {"int", DT_INT, MPI_INT, sizeof(int)},
     {"float", DT_FLOAT, MPI_FLOAT, sizeof(float)},
     {"double", DT_DOUBLE, MPI_DOUBLE, sizeof(double)},
@@ -238,6 +239,9 @@ static void put(void *buf, size_t i, const dtype_desc *dt, int rank, size_t gi)
 {
     long v = seed_value(rank, gi);
     switch (dt->kind) {
+    case DT_CHAR:
+        ((signed char *)buf)[i] = (signed char)v;
+        break;
     case DT_INT:
         ((int *)buf)[i] = (int)v;
         break;
@@ -267,6 +271,9 @@ static size_t compare(const void *got, const void *want, const dtype_desc *dt, s
     double tol = dt->kind == DT_FLOAT ? 1e-5 * 15.0 * P : 1e-12 * 15.0 * P;
     for (size_t i = 0; i < n; i++) {
         switch (dt->kind) {
+        case DT_CHAR:
+            bad += ((const signed char *)got)[i] != ((const signed char *)want)[i];
+            break;
         case DT_INT:
             bad += ((const int *)got)[i] != ((const int *)want)[i];
             break;

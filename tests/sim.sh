@@ -106,3 +106,17 @@ sim_shards() {
     [ $? -eq 1 ] && grep 'cells have no results' "$TMP/merge.err" >/dev/null
 }
 check "pact sim --shard 1/3, 2/3, 3/3 merged equal the unsharded run" sim_shards
+
+# scripts/slurm-sweep.sh: the array and merge jobs it writes, run here one task after another as Slurm
+# would, give the unsharded run's results.csv.
+sim_slurm() {
+    sed 's/^reps: 1/reps: 2/' "$TMP/exp/study.yaml" >"$TMP/exp/study2.yaml"
+    bash scripts/slurm-sweep.sh "$TMP/exp/study2.yaml" -n 3 -o "$TMP/slurm" --pact "$PACT" --cpus 2 || return 1
+    grep -- '--array=1-3' "$TMP/slurm/slurm/array.sbatch" >/dev/null || return 1
+    for k in 1 2 3; do
+        SLURM_ARRAY_TASK_ID=$k bash "$TMP/slurm/slurm/array.sbatch" >/dev/null 2>&1 || return 1
+    done
+    bash "$TMP/slurm/slurm/merge.sbatch" >/dev/null || return 1
+    cmp "$TMP/simref/results.csv" "$TMP/slurm/merged/results.csv"
+}
+check "scripts/slurm-sweep.sh: array of shards and merge job" sim_slurm

@@ -526,20 +526,20 @@ static int width_of(GPtrArray *names, int least)
 
 static void summary_head(GString *o, const study_t *s)
 {
-    g_string_append_printf(o, "== %s on %s: %d nodes x %d ppn = %d ranks, engine %s ==\n", s->coll,
-                           s->platform, s->nodes, s->ppn, s->procs, s->engine);
+    g_string_append_printf(o, "== %s on %s: %d node%s x %d ppn = %d ranks, engine %s ==\n", s->coll,
+                           s->platform, s->nodes, s->nodes == 1 ? "" : "s", s->ppn, s->procs, s->engine);
     g_string_append_printf(o, "%u algorithms, %u sizes, %u patterns, ", s->na, s->nz, s->np);
     if (s->min_reps == s->max_reps)
-        g_string_append_printf(o, "%d reps per cell", s->max_reps);
+        g_string_append_printf(o, "%d rep%s per cell", s->max_reps, s->max_reps == 1 ? "" : "s");
     else
         g_string_append_printf(o, "%d to %d reps per cell", s->min_reps, s->max_reps);
     g_string_append(o, "; skew: ");
     for (guint i = 0; i < s->skews->len; i++)
         g_string_append_printf(o, "%s%s", i ? ", " : "", (char *)s->skews->pdata[i]);
     g_string_append_printf(o, "%s\n", s->skews->len ? "" : "none");
-    g_string_append(o,
-                    "d^ = time from the last arrival to the last exit (Salimi Beni et al., Eq. 2), mean over "
-                    "the reps that ran (ok, wrong), in microseconds\n");
+    g_string_append(
+        o, "d^ = time from the last arrival to the last exit (Salimi Beni et al., Eq. 2), in microseconds,\n"
+           "the mean over the reps that ran (status ok or wrong)\n");
 }
 
 /* Fig. 4 (and Fig. 5's 5% margin) as a table. */
@@ -586,6 +586,14 @@ static void summary_best(GString *o, const study_t *s)
     }
 }
 
+/* A robustness in % for people: one decimal (none from 1000 on), signed, "0.0" rather than "-0.0". */
+static char *pct(double v)
+{
+    if (fabs(v) < 0.05)
+        return g_strdup("0.0");
+    return g_strdup_printf("%+.*f", fabs(v) >= 999.95 ? 0 : 1, v);
+}
+
 /* Fig. 6 as one table per size. */
 static void summary_robustness(GString *o, const study_t *s)
 {
@@ -623,9 +631,11 @@ static void summary_robustness(GString *o, const study_t *s)
                 double v = robustness(s, a, z, p);
                 if (isnan(v))
                     g_string_append_printf(o, "  %*s ", w - 1, "-");
-                else
-                    g_string_append_printf(o, "  %*.1f%c", w - 1, v,
+                else {
+                    g_autofree char *t = pct(v);
+                    g_string_append_printf(o, "  %*s%c", w - 1, t,
                                            v < -SIGNIFICANT || v > SIGNIFICANT ? '*' : ' ');
+                }
             }
             g_string_append_c(o, '\n');
         }
@@ -734,8 +744,8 @@ static void summary_notes(GString *o, const study_t *s)
             const char *st = s->statuses->pdata[i];
             g_string_append_printf(o, "%s %d %s", i ? "," : "", g_array_index(s->status_n, int, i), st);
         }
-        g_string_append(o, " (wrong: the result differs from the library's, its time counts; the others do "
-                           "not count)\n");
+        g_string_append(o, "\n(wrong: the result differs from the library's, its time counts; the others' "
+                           "times do not count)\n");
     }
 }
 
@@ -754,24 +764,29 @@ char *pact_report_summary(const pact_report *r)
     }
     if (!r->studies->len)
         g_string_append(o, "no results (results.csv holds only its header)\n");
-    return g_string_free(o, FALSE);
+    /* the tables pad their last column: no trailing blanks */
+    g_auto(GStrv) lines = g_strsplit(o->str, "\n", -1);
+    g_string_free(o, TRUE);
+    for (char **l = lines; *l; l++)
+        g_strchomp(*l);
+    return g_strjoinv("\n", lines);
 }
 
 /* ---- figures ---------------------------------------------------------------------------------------------
  */
 
-/* Qualitative colours, one per algorithm in order of appearance (Tableau 10, then 10 more), reused past 20.
- */
-static const guint32 alg_colour[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1,
-                                     0xff9da7, 0x9c755f, 0x17becf, 0x1b3a6b, 0xbcbd22, 0x8c2d04, 0x9edae5,
-                                     0x6a3d9a, 0xffbb78, 0x2ca02c, 0xc49c94, 0x7f7f7f, 0xdbdb8d};
+/* Qualitative colours, one per algorithm in order of appearance: Okabe and Ito's eight (told apart with
+ * colour-blindness too, black left out for the text), then Tol's muted ones; reused past 19. */
+static const guint32 alg_colour[] = {0x0072b2, 0xe69f00, 0x009e73, 0xcc79a7, 0x56b4e9, 0xd55e00, 0xf0e442,
+                                     0x332288, 0x88ccee, 0x44aa99, 0x117733, 0x999933, 0xddcc77, 0xcc6677,
+                                     0x882255, 0xaa4499, 0x661100, 0x6699cc, 0x888888};
 #define NO_RESULT_COLOUR 0xe8e8e8
 
 /* Black text on light cells, white on dark ones (relative luminance). */
 static guint32 text_on(guint32 rgb)
 {
     double r = (rgb >> 16) & 0xff, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 140 ? 0x000000 : 0xffffff;
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 128 ? 0x000000 : 0xffffff;
 }
 
 static char *human_bytes(guint64 b)
@@ -823,12 +838,6 @@ static char *pattern_label(const char *name)
     return g_strdup(name);
 }
 
-static char *study_title(const study_t *s)
-{
-    return g_strdup_printf("%s on %s, P = %d (%d nodes x %d ppn), engine %s", s->coll, s->platform, s->procs,
-                           s->nodes, s->ppn, s->engine);
-}
-
 /* `set xtics (...)` and the like: labels at 0, 1, 2, ... */
 static void tics(GString *o, const char *axis, GPtrArray *labels, const char *opts)
 {
@@ -836,21 +845,24 @@ static void tics(GString *o, const char *axis, GPtrArray *labels, const char *op
     for (guint i = 0; i < labels->len; i++) {
         if (i)
             g_string_append(o, ", ");
-        sq(o, labels->pdata[i]);
+        g_autoptr(GString) label = g_string_new(labels->pdata[i]);
+        g_string_replace(label, "%", "%%", 0); /* tic labels are formats */
+        sq(o, label->str);
         g_string_append_printf(o, " %u", i);
     }
     g_string_append_printf(o, ") %s\n", opts);
 }
 
-static int longest(GPtrArray *labels)
+/* Height in pixels of tic labels rotated by 30 degrees (font 10: about 6.8 pixels a character). */
+static int rotated(GPtrArray *labels)
 {
-    return width_of(labels, 1);
+    return (int)(3.4 * width_of(labels, 1)) + 22;
 }
 
-/* The script's head: where it writes, and the margins in pixels so that the layout is the same in PNG and
- * SVG; the terminals come last (draw()). */
-static void script_head(GString *o, const char *kind, const char *stem, const char *what, int w, int h, int l,
-                        int r, int b, int t)
+/* The script's head: what it draws, where it writes, the title and the margins in pixels, so that PNG and
+ * SVG share one layout; the terminals come last (script_tail). */
+static void script_head(GString *o, const char *kind, const study_t *s, const char *what, const char *title2,
+                        int w, int h, int l, int r, int b)
 {
     g_string_append_printf(o,
                            "# %s-%s.gp - written by pact report: %s\n"
@@ -860,22 +872,31 @@ static void script_head(GString *o, const char *kind, const char *stem, const ch
                            "dat = '%s-%s.dat'\n"
                            "W = %d; H = %d\n"
                            "set lmargin at screen %d.0/W; set rmargin at screen 1 - %d.0/W\n"
-                           "set bmargin at screen %d.0/H; set tmargin at screen 1 - %d.0/H\n"
+                           "set bmargin at screen %d.0/H; set tmargin at screen 1 - 70.0/H\n"
                            "set tics scale 0\nset border lw 0.5\n",
-                           kind, stem, what, kind, stem, kind, stem, kind, stem, kind, stem, w, h, l, r, b,
-                           t);
+                           kind, s->stem, what, kind, s->stem, kind, s->stem, kind, s->stem, kind, s->stem, w,
+                           h, l, r, b);
+    g_autofree char *title = g_strdup_printf("%s on %s, P = %d (%d nodes x %d ppn), engine %s\n%s", s->coll,
+                                             s->platform, s->procs, s->nodes, s->ppn, s->engine, title2);
+    g_string_append(o, "set title ");
+    dq(o, title);
+    g_string_append_c(o, '\n');
+}
+
+/* Before the plot command: the PNG; after it (script_tail), the same plot as SVG. */
+static void script_png(GString *o)
+{
+    g_string_append(o, "set terminal pngcairo size W,H font 'sans,10' noenhanced\nset output out.'.png'\n");
 }
 
 static void script_tail(GString *o)
 {
-    g_string_append(o, "set terminal pngcairo size W,H font 'sans,10' noenhanced\n"
-                       "set output out.'.png'\nreplot\n"
-                       "set terminal svg size W,H font 'sans,10' noenhanced background rgb 'white'\n"
+    g_string_append(o, "set terminal svg size W,H font 'sans,10' noenhanced background rgb 'white'\n"
                        "set output out.'.svg'\nreplot\nunset output\n");
 }
 
-/* Fig. 4: x = pattern, y = size, colour = best algorithm, number = d^_best / d^_no-delay-choice. */
-static void fig_heatmap(const study_t *s, GString *dat, GString *gp)
+/* Fig. 4: x = pattern, y = size, colour = the best algorithm, number = d^_best / d^_no-delay-choice. */
+static gboolean fig_heatmap(const study_t *s, GString *dat, GString *gp)
 {
     g_autoptr(GPtrArray) px = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) sy = g_ptr_array_new_with_free_func(g_free);
@@ -885,42 +906,41 @@ static void fig_heatmap(const study_t *s, GString *dat, GString *gp)
         g_ptr_array_add(sy, human_bytes(size_at(s, z)));
     g_autofree guint *best = g_new(guint, (gsize)s->nz * s->np);
     g_autofree gboolean *used = g_new0(gboolean, s->na + 1); /* + 1: cells where no algorithm ran */
+    int nused = 0;
     for (guint z = 0; z < s->nz; z++)
         for (guint p = 0; p < s->np; p++) {
             guint b = best_of(s, z, p);
             best[z * s->np + p] = b;
-            used[b == G_MAXUINT ? s->na : b] = TRUE;
+            guint k = b == G_MAXUINT ? s->na : b;
+            nused += !used[k];
+            used[k] = TRUE;
         }
-    int lw = 40 + 7 * longest(s->algs); /* the key */
-    int w = 110 + 78 * (int)s->np + lw + 30, tl = (int)(3.4 * longest(px)) + 40;
-    int h = 80 + 30 * (int)s->nz + tl + 40;
-    int keyh = 20 * ((int)s->na + 2) + 120;
-    h = MAX(h, keyh);
-    g_autofree char *title = study_title(s);
-    g_autofree char *full = g_strdup_printf(
-        "%s\nbest algorithm by mean d^ (colour); number: its d^ / d^ of the no-delay choice under the same "
-        "pattern",
-        title);
-    script_head(gp, "heatmap", s->stem,
+    int key = 50 + 7 * width_of(s->algs, 14), tl = rotated(px);
+    int l = 30 + 7 * width_of(sy, 1) + 30, b = tl + 30;
+    int w = MAX(l + 78 * (int)s->np + key, 640);
+    int h = MAX(70 + 30 * (int)s->nz + b, 70 + 20 * nused + 60);
+    script_head(gp, "heatmap", s,
                 "the best algorithm per arrival pattern and message size (Salimi Beni et al., Fig. 4)\n"
-                "# data: one block per algorithm that is best somewhere (x = pattern, y = size, label, its "
-                "colour)",
-                w, h, 100, lw + 30, tl + 40, 70);
-    g_string_append(gp, "set title ");
-    dq(gp, full);
-    g_string_append_printf(gp, "\nset xrange [-0.5:%u.5]\nset yrange [-0.5:%u.5]\n", s->np - 1, s->nz - 1);
+                "# data: one block per algorithm that is best somewhere: x = pattern, y = size (as the tics "
+                "say), label, its colour",
+                "best algorithm by mean d^ (colour), Salimi Beni et al., Fig. 4\n"
+                "number: its d^ / d^ of the no-delay choice (best under no_delay) under the same pattern",
+                w, h, l, key, b);
+    g_string_append_printf(gp, "set xrange [-0.5:%u.5]\nset yrange [-0.5:%u.5]\n", s->np - 1, s->nz - 1);
     tics(gp, "xtics", px, "rotate by 30 right nomirror");
     tics(gp, "ytics", sy, "nomirror");
     g_string_append(gp, "set xlabel 'arrival pattern'\nset ylabel 'message size per process'\n"
                         "set key outside right top vertical Left reverse samplen 1.5 title 'best algorithm'\n"
-                        "set style fill solid 1.0 border lc rgb 'white'\nplot ");
+                        "set style fill solid 1.0 border lc rgb 'white'\n");
+    script_png(gp);
+    g_string_append(gp, "plot ");
     int block = 0;
     for (guint a = 0; a <= s->na; a++) {
         if (!used[a])
             continue;
         guint32 c = a < s->na ? alg_colour[a % G_N_ELEMENTS(alg_colour)] : NO_RESULT_COLOUR;
-        g_string_append_printf(dat, "%s# %s\n", block ? "\n\n" : "",
-                               a < s->na ? (char *)s->algs->pdata[a] : "no result");
+        const char *name = a < s->na ? s->algs->pdata[a] : "no result";
+        g_string_append_printf(dat, "%s# %s\n", block ? "\n\n" : "", name);
         for (guint z = 0; z < s->nz; z++)
             for (guint p = 0; p < s->np; p++) {
                 guint b = best[z * s->np + p];
@@ -936,25 +956,29 @@ static void fig_heatmap(const study_t *s, GString *dat, GString *gp)
         g_string_append_printf(gp,
                                "%sdat index %d using 1:2:(0.5):(0.5) with boxxyerror fc rgb '#%06x' title ",
                                block ? ", \\\n     " : "", block, c);
-        sq(gp, a < s->na ? s->algs->pdata[a] : "no result");
+        sq(gp, name);
         block++;
     }
     g_string_append(gp, ", \\\n     dat using 1:2:3:4 with labels tc rgb variable font ',9' notitle\n");
     script_tail(gp);
+    return TRUE;
 }
 
-/* Fig. 6: rows = algorithms, in one block per size (sizes stacked); columns = the delayed patterns. */
-static void fig_robustness(const study_t *s, GString *dat, GString *gp)
+/* Fig. 6: rows = algorithms in one block per size (sizes stacked, a rule between them), columns = the
+ * delayed patterns.  Colours: Fig. 6's three classes, shaded; beyond +-25% saturated (the clamp). */
+static gboolean fig_robustness(const study_t *s, GString *dat, GString *gp)
 {
+    if (s->nd < 0 || s->np < 2)
+        return FALSE;
     g_autoptr(GPtrArray) px = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) ry = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GArray) block_end = g_array_new(FALSE, FALSE, sizeof(int));
     for (guint p = 1; p < s->np; p++)
         g_ptr_array_add(px, pattern_label(s->pats->pdata[p]));
     GString *missing = g_string_new(NULL), *sizes = g_string_new(NULL);
-    g_string_append(dat,
-                    "# x = pattern (no_delay left out), y = row; robustness in %, colour value (clamped at "
-                    "+-25%), label, text colour\n");
+    int values = 0;
+    g_string_append(dat, "# x = pattern (no_delay left out), y = row; robustness in %, colour value (beyond "
+                         "+-25%: +-31.25), label, text colour\n");
     for (guint z = 0; z < s->nz; z++) {
         int first = (int)ry->len;
         for (guint a = 0; a < s->na; a++) {
@@ -971,11 +995,13 @@ static void fig_robustness(const study_t *s, GString *dat, GString *gp)
                     g_string_append_printf(missing, "%u %d\n", p - 1, y);
                     continue;
                 }
-                /* Fig. 6's three classes: saturated beyond +-25%, a light tint of the same side within */
                 gboolean sig = v < -SIGNIFICANT || v > SIGNIFICANT;
-                double cv = sig ? copysign(SIGNIFICANT, v) : CLAMP(v, -SIGNIFICANT + 0.1, SIGNIFICANT - 0.1);
-                g_string_append_printf(dat, "%u %d %.6g %.4f \"%+.*f\" %u\n", p - 1, y, v, cv,
-                                       fabs(v) >= 999.95 ? 0 : 1, v, sig ? 0xffffffu : 0u);
+                double cv =
+                    sig ? copysign(1.25 * SIGNIFICANT, v) : CLAMP(v, -SIGNIFICANT + 0.1, SIGNIFICANT - 0.1);
+                g_autofree char *label = pct(v);
+                g_string_append_printf(dat, "%u %d %.6g %.4f \"%s\" %u\n", p - 1, y, v, cv, label,
+                                       sig ? 0xffffffu : 0u);
+                values++;
             }
         }
         if ((int)ry->len > first) {
@@ -986,28 +1012,30 @@ static void fig_robustness(const study_t *s, GString *dat, GString *gp)
             g_array_append_val(block_end, e);
         }
     }
-    int rows = MAX(1, (int)ry->len);
+    if (!values) {
+        g_string_free(missing, TRUE);
+        g_string_free(sizes, TRUE);
+        return FALSE;
+    }
+    int rows = (int)ry->len, cols = (int)px->len;
     gboolean both = rows > 24; /* tall figures get the pattern names at the bottom too */
-    int tl = (int)(3.4 * longest(px)) + 30;
-    int l = 40 + 7 * longest(ry), r = 110;
-    int w = l + 72 * MAX(1, (int)px->len) + r, t = 60 + tl, b = 70 + (both ? tl : 0);
-    int h = t + 20 * rows + b;
-    g_autofree char *title = study_title(s);
-    g_autofree char *full = g_strdup_printf("%s\nrobustness: d^ under the pattern / d^ under no_delay - 1 of "
-                                            "each algorithm, in %%; green: more than "
-                                            "25%% faster, red: more than 25%% slower",
-                                            title);
-    script_head(gp, "robustness", s->stem,
-                "d^_pattern / d^_no_delay - 1 per algorithm (Salimi Beni et al., Fig. 6), sizes stacked\n"
-                "# data: x = pattern, y = row (algorithm within its size), value %, colour value, label, "
-                "text colour; then the cells without a value",
-                MAX(w, 640), h, l, r, b, t);
-    g_string_append(gp, "set title ");
-    dq(gp, full);
+    int tl = rotated(px);
+    int l = 30 + 7 * width_of(ry, 1), r = 40 + 7 * 8 + 30;
+    int b = both ? 66 + tl : 74, w = MAX(l + 72 * cols + r, 640), h = 70 + tl + 20 * rows + b;
+    script_head(
+        gp, "robustness", s,
+        "d^_pattern / d^_no_delay - 1 per algorithm (Salimi Beni et al., Fig. 6), sizes stacked\n"
+        "# data: index 0 x = pattern, y = row (an algorithm within its size), value in %, colour value, "
+        "label, text colour; index 1 cells without a value",
+        "d^ under the pattern / d^ under no_delay - 1 of each algorithm, in % (Salimi Beni et al., Fig. 6)\n"
+        "green: more than 25% faster than without delay, red: more than 25% slower",
+        w, h, l, r, b);
+    /* the plot's top edge sits below the pattern names */
+    g_string_append_printf(gp, "set tmargin at screen 1 - %d.0/H\n", 70 + tl);
     g_string_append_printf(gp,
-                           "\nset xrange [-0.5:%d.5]\nset x2range [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
+                           "set xrange [-0.5:%d.5]\nset x2range [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
                            "set y2range [%d.5:-0.5]\n",
-                           MAX(1, (int)px->len) - 1, MAX(1, (int)px->len) - 1, rows - 1, rows - 1);
+                           cols - 1, cols - 1, rows - 1, rows - 1);
     tics(gp, "x2tics", px, "rotate by 30 left");
     if (both)
         tics(gp, "xtics", px, "rotate by 30 right nomirror");
@@ -1020,34 +1048,35 @@ static void fig_robustness(const study_t *s, GString *dat, GString *gp)
         g_string_append_printf(
             gp, "set arrow from graph 0, first %d.5 to graph 1, first %d.5 nohead lw 2 front\n",
             g_array_index(block_end, int, i) - 1, g_array_index(block_end, int, i) - 1);
-    g_string_append_printf(
-        gp,
-        "set palette defined (-25 '#1b7837', -24.9 '#a6dba0', 0 '#f2f2f2', 24.9 '#f4a582', 25 "
-        "'#b2182b')\nset cbrange [-25:25]\n"
-        "set cbtics ('<= -25' -25, '-12.5' -12.5, '0' 0, '+12.5' 12.5, '>= +25' 25)\n"
-        "set colorbox horizontal user origin screen 0.25, screen %d.0/H size screen 0.5, "
-        "screen 12.0/H\n"
-        "set label 1 'd^ change vs no_delay (%%), colours clamped at +-25%%' at screen 0.5, "
-        "screen %d.0/H center\n"
-        "set style fill solid 1.0 border lc rgb 'white'\n"
-        "plot dat index 0 using 1:2:(0.5):(0.5):4 with boxxyerror fc palette notitle, \\\n"
-        "     dat index 0 using 1:2:5:6 with labels tc rgb variable font ',9' notitle",
-        both ? tl + 10 + 26 : 36, both ? tl + 10 + 48 : 58);
+    g_string_append(
+        gp, "set palette defined (-37.5 '#1b7837', -25 '#1b7837', -24.9 '#a6dba0', 0 '#f2f2f2', 24.9 "
+            "'#f4a582', 25 '#b2182b', 37.5 '#b2182b')\nset cbrange [-37.5:37.5]\n"
+            "set cbtics ('-25%%' -25, '0' 0, '+25%%' 25)\n"
+            "set colorbox horizontal user origin screen 0.3, screen 22.0/H size screen 0.4, screen 12.0/H\n"
+            "set label 1 'd^ change vs no_delay; colours clamped beyond +-25%' at screen 0.5, screen "
+            "46.0/H center\n"
+            "set label 2 'faster: absorbs the skew' at screen 0.3 - 8.0/W, screen 28.0/H right\n"
+            "set label 3 'slower: suffers' at screen 0.7 + 8.0/W, screen 28.0/H left\n"
+            "set style fill solid 1.0 border lc rgb 'white'\n");
+    script_png(gp);
+    g_string_append(gp, "plot dat index 0 using 1:2:(0.5):(0.5):4 with boxxyerror fc palette notitle, \\\n"
+                        "     dat index 0 using 1:2:5:6 with labels tc rgb variable font ',9' notitle");
     if (missing->len) {
         g_string_append_printf(dat, "\n\n# cells without a value (the algorithm did not run there)\n%s",
                                missing->str);
-        g_string_append(
-            gp, ", \\\n     dat index 1 using 1:2:(0.5):(0.5) with boxxyerror fc rgb '#ffffff' notitle, "
-                "\\\n     dat index 1 using 1:2:('-') with labels notitle");
+        g_string_append(gp, ", \\\n     dat index 1 using 1:2:(0.5):(0.5) with boxxyerror fc rgb '#ffffff' "
+                            "notitle, \\\n     dat index 1 using 1:2:('-') with labels notitle");
     }
     g_string_append_c(gp, '\n');
     g_string_free(missing, TRUE);
     g_string_free(sizes, TRUE);
     script_tail(gp);
+    return TRUE;
 }
 
-/* Fig. 8's last row for every size: rows = algorithms, columns = sizes, value = the score. */
-static void fig_score(const study_t *s, GString *dat, GString *gp)
+/* Fig. 8's last row for every size: rows = algorithms, columns = sizes, value = the score; the lowest per
+ * size framed, the no-delay choice marked. */
+static gboolean fig_score(const study_t *s, GString *dat, GString *gp)
 {
     g_autoptr(GPtrArray) sx = g_ptr_array_new_with_free_func(g_free);
     for (guint z = 0; z < s->nz; z++)
@@ -1066,50 +1095,57 @@ static void fig_score(const study_t *s, GString *dat, GString *gp)
                 continue;
             }
             double cv = CLAMP(score[a], 1, 4);
-            gboolean dark = cv > 2.6;
             g_string_append_printf(dat, "%u %u %.6g %.4f \"%.*f\" %u\n", z, a, score[a], cv,
-                                   score[a] >= 99.5 ? 0 : 2, score[a], dark ? 0xffffffu : 0u);
+                                   score[a] >= 99.5 ? 0 : 2, score[a], cv > 3 ? 0xffffffu : 0u);
             if (rank_of(score, s->na, a) == 1)
                 g_string_append_printf(top, "%u %u\n", z, a);
         }
         if (ch != G_MAXUINT)
             g_string_append_printf(chosen, "%u %u\n", z, ch);
     }
-    int l = 40 + 7 * longest(s->algs), tl = (int)(3.4 * longest(sx)) + 30;
-    int w = l + 70 * (int)s->nz + 110, t = 70, b = tl + 40 + 70;
-    int h = t + 28 * (int)s->na + b;
-    g_autofree char *title = study_title(s);
-    g_autofree char *full = g_strdup_printf("%s\nrobustness score: mean over the %u patterns of d^ / d^ of "
-                                            "the fastest under the pattern; lower is "
-                                            "more robust",
-                                            title, s->np);
+    if (!top->len) {
+        g_string_free(top, TRUE);
+        g_string_free(chosen, TRUE);
+        g_string_free(missing, TRUE);
+        return FALSE;
+    }
+    int l = 30 + 7 * width_of(s->algs, 1), tl = rotated(sx);
+    int w = MAX(l + 70 * (int)s->nz + 110, 640), b = tl + 40 + 30;
+    int h = 70 + 28 * (int)s->na + b;
+    g_autofree char *title2 =
+        g_strdup_printf("robustness score = mean over the %u patterns of d^ / d^ of the fastest algorithm "
+                        "under that pattern\n"
+                        "(Salimi Beni et al., Fig. 8); 1 = always the fastest, lower is more robust",
+                        s->np);
     script_head(
-        gp, "score", s->stem,
+        gp, "score", s,
         "average normalized d^ per algorithm and size (Salimi Beni et al., Fig. 8, last row)\n"
         "# data: index 0 the scores (x = size, y = algorithm, score, colour value, label, text colour), "
         "index 1 the lowest score per size, index 2 the no-delay choice, index 3 no score",
-        MAX(w, 700), h, l, 110, b, t);
-    g_string_append(gp, "set title ");
-    dq(gp, full);
-    g_string_append_printf(gp, "\nset xrange [-0.5:%u.5]\nset yrange [%u.5:-0.5]\n", s->nz - 1, s->na - 1);
+        title2, w, h + 14, l, 110, b);
+    g_string_append_printf(
+        gp, "set tmargin at screen 1 - 84.0/H\nset xrange [-0.5:%u.5]\nset yrange [%u.5:-0.5]\n", s->nz - 1,
+        s->na - 1);
     tics(gp, "xtics", sx, "rotate by 30 right nomirror");
     tics(gp, "ytics", s->algs, "nomirror");
-    g_string_append_printf(
-        gp, "set xlabel 'message size per process'\n"
-            "set palette defined (0 '#ffffff', 0.35 '#fee391', 0.7 '#fe9929', 1 '#8c2d04')\n"
-            "set logscale cb 2\nset cbrange [1:4]\n"
-            "set cbtics ('1' 1, '1.5' 1.5, '2' 2, '3' 3, '>= 4' 4)\nset cblabel 'score'\n"
-            "set key at screen 0.5, screen 26.0/H center horizontal samplen 1\n"
-            "set style fill solid 1.0 border lc rgb 'white'\n"
-            "plot dat index 0 using 1:2:(0.5):(0.5):4 with boxxyerror fc palette notitle, \\\n"
-            "     dat index 0 using 1:2:5:6 with labels tc rgb variable font ',9' notitle, \\\n"
-            "     dat index 1 using 1:2:(0.47):(0.45) with boxxyerror fs empty border lc rgb "
-            "'black' lw 2.5 title 'most robust (lowest score)'");
+    g_string_append(gp, "set xlabel 'message size per process'\n"
+                        "set palette defined (0 '#ffffff', 0.35 '#fee391', 0.7 '#fe9929', 1 '#8c2d04')\n"
+                        "set logscale cb 2\nset cbrange [1:4]\n"
+                        "set cbtics ('1' 1, '1.5' 1.5, '2' 2, '3' 3, '>= 4' 4)\nset cblabel 'score'\n"
+                        "set key at screen 0.5, screen 16.0/H center center horizontal maxrows 1 Left "
+                        "reverse samplen 1.5 width 2\n"
+                        "set style fill solid 1.0 border lc rgb 'white'\n");
+    script_png(gp);
+    g_string_append(gp,
+                    "plot dat index 0 using 1:2:(0.5):(0.5):4 with boxxyerror fc palette notitle, \\\n"
+                    "     dat index 0 using 1:2:5:6 with labels tc rgb variable font ',9' notitle, \\\n"
+                    "     dat index 1 using 1:2:(0.46):(0.44) with boxxyerror fs empty lc rgb 'black' lw 2.5 "
+                    "title 'most robust (lowest score)'");
     g_string_append_printf(dat, "\n\n# the lowest score per size\n%s", top->str);
-    g_string_append_printf(dat, "\n\n# the no-delay choice per size\n%s", chosen->str);
+    g_string_append_printf(dat, "\n\n# the no-delay choice per size\n%s", chosen->len ? chosen->str : "\n");
     if (chosen->len)
         g_string_append(gp,
-                        ", \\\n     dat index 2 using ($1 - 0.36):($2 - 0.28) with points pt 9 ps 0.9 lc rgb "
+                        ", \\\n     dat index 2 using ($1 - 0.34):($2 - 0.24) with points pt 9 ps 1.1 lc rgb "
                         "'#1f3b73' title 'no-delay choice'");
     if (missing->len) {
         g_string_append_printf(dat, "\n\n# no score: the algorithm lacks a pattern or does not apply\n%s",
@@ -1121,6 +1157,7 @@ static void fig_score(const study_t *s, GString *dat, GString *gp)
     g_string_free(chosen, TRUE);
     g_string_free(missing, TRUE);
     script_tail(gp);
+    return TRUE;
 }
 
 /* Runs one script in DIR/plots; its outputs appear under their final names only when both are complete. */
@@ -1179,7 +1216,7 @@ static gboolean save(const char *dir, const char *name, const GString *text, GEr
 
 gboolean pact_report_figures(const pact_report *r, const char *dir, GPtrArray *written, GError **err)
 {
-    typedef void (*fig_fn)(const study_t *, GString *, GString *);
+    typedef gboolean (*fig_fn)(const study_t *, GString *, GString *);
     static const struct {
         const char *kind;
         fig_fn fn;
@@ -1196,13 +1233,15 @@ gboolean pact_report_figures(const pact_report *r, const char *dir, GPtrArray *w
             g_autofree char *name = g_strdup_printf("%s-%s", figs[f].kind, s->stem);
             g_autofree char *dname = g_strconcat(name, ".dat", NULL), *gname = g_strconcat(name, ".gp", NULL);
             GString *dat = g_string_new(NULL), *gp = g_string_new(NULL);
-            figs[f].fn(s, dat, gp);
-            gboolean ok = save(plots, dname, dat, err) && save(plots, gname, gp, err);
+            /* a figure without data (no no_delay: no robustness) is left out */
+            gboolean drawn = figs[f].fn(s, dat, gp);
+            gboolean ok = !drawn || (save(plots, dname, dat, err) && save(plots, gname, gp, err));
             g_string_free(dat, TRUE);
             g_string_free(gp, TRUE);
             if (!ok)
                 return FALSE;
-            g_ptr_array_add(names, g_steal_pointer(&name));
+            if (drawn)
+                g_ptr_array_add(names, g_steal_pointer(&name));
         }
     }
     g_autofree char *gnuplot = g_find_program_in_path("gnuplot");

@@ -27,7 +27,7 @@ typedef struct {
 static const struct {
     const char *name;
     size_t size;
-} dtype_sizes[] = {{"int", 4}, {"float", 4}, {"double", 8}};
+} dtype_sizes[] = {{"char", 1}, {"int", 4}, {"float", 4}, {"double", 8}};
 
 size_t pact_dtype_size(const char *name)
 {
@@ -272,7 +272,7 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
     int P = s->procs;
     size_t es = pact_dtype_size(s->dtype);
     if (!es) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--dtype %s: unknown (int, float, double)", s->dtype);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--dtype %s: unknown (char, int, float, double)", s->dtype);
         return FALSE;
     }
     if (strcmp(s->op, "sum") && strcmp(s->op, "max") && strcmp(s->op, "min")) {
