@@ -49,8 +49,8 @@ static const struct {
 int pact_cmd_sim(int argc, char **argv)
 {
     char *values[G_N_ELEMENTS(flags)] = {0};
-    gboolean check = FALSE, quiet = FALSE;
-    GOptionEntry entries[G_N_ELEMENTS(flags) + 3];
+    gboolean check = FALSE, quiet = FALSE, no_figures = FALSE;
+    GOptionEntry entries[G_N_ELEMENTS(flags) + 4];
     memset(entries, 0, sizeof entries);
     for (guint i = 0; i < G_N_ELEMENTS(flags); i++)
         entries[i] = (GOptionEntry){flags[i].name,
@@ -65,6 +65,8 @@ int pact_cmd_sim(int argc, char **argv)
         NULL};
     entries[G_N_ELEMENTS(flags) + 1] =
         (GOptionEntry){"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no progress on stderr", NULL};
+    entries[G_N_ELEMENTS(flags) + 2] = (GOptionEntry){
+        "no-figures", 0, 0, G_OPTION_ARG_NONE, &no_figures, "summary.txt only, no gnuplot figures", NULL};
     GOptionContext *ctx = g_option_context_new("[EXPERIMENT.yaml]");
     g_option_context_set_summary(
         ctx,
@@ -101,11 +103,13 @@ int pact_cmd_sim(int argc, char **argv)
     if (!pact_experiment_build(fields, &e, &err))
         goto fail;
     e.quiet = quiet;
+    e.figures = !no_figures;
     char *summary = NULL;
     if (!pact_experiment_run(&e, &summary, &err))
         goto fail;
     fputs(summary, stdout);
-    printf("\nresults: %s/results.csv, %s/summary.txt\n", e.outdir, e.outdir);
+    printf("\nresults: %s/results.csv, %s/summary.txt%s\n", e.outdir, e.outdir,
+           e.figures ? ", figures *.png and *.svg" : "");
     g_free(summary);
     rc = 0;
     goto out;
@@ -123,8 +127,10 @@ out:
 int pact_cmd_merge(int argc, char **argv)
 {
     char *outdir = NULL;
+    gboolean no_figures = FALSE;
     GOptionEntry entries[] = {
         {"output", 'o', 0, G_OPTION_ARG_FILENAME, &outdir, "the merged folder", "DIR"},
+        {"no-figures", 0, 0, G_OPTION_ARG_NONE, &no_figures, "summary.txt only, no gnuplot figures", NULL},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
     GOptionContext *ctx = g_option_context_new("DIR...");
@@ -142,7 +148,7 @@ int pact_cmd_merge(int argc, char **argv)
         goto out;
     }
     char *summary = NULL;
-    if (!pact_experiment_merge(outdir, argv + 1, &summary, &err)) {
+    if (!pact_experiment_merge(outdir, argv + 1, !no_figures, &summary, &err)) {
         rc = pact_cli_fail(err);
         goto out;
     }

@@ -16,6 +16,7 @@ static const struct {
     {"pattern", pact_cmd_pattern, "generate arrival patterns"},
     {"model", pact_cmd_model, "predict with cost models; fit their parameters to measurements"},
     {"sim", pact_cmd_sim, "simulate collective algorithms under arrival patterns (SimGrid/SMPI)"},
+    {"replay", pact_cmd_replay, "one collective call as SMPI time-independent traces, replayed"},
     {"report", pact_cmd_report, "summary and figures from a results.csv (best algorithm, robustness)"},
     {"merge", pact_cmd_merge, "join the output folders of a sharded pact sim experiment"},
 };

@@ -7,6 +7,7 @@
 /* Each command gets argv from its own name on and returns the exit status (0, 1 run failed, 2 bad input). */
 int pact_cmd_list(int argc, char **argv);
 int pact_cmd_sim(int argc, char **argv);
+int pact_cmd_replay(int argc, char **argv);
 int pact_cmd_merge(int argc, char **argv);
 int pact_cmd_pattern(int argc, char **argv);
 int pact_cmd_platform(int argc, char **argv);

@@ -119,8 +119,7 @@ static gboolean smpi_exec_params(double *speed, double *thresh, GError **err)
     *thresh = th ? g_ascii_strtod(th, &end) : 1e-6;
     if (!ok || !(*speed > 0) || (th && (end == th || *end))) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
-                    "pact_smpi_cfg: cannot read smpi/host-speed '%s' or "
-                    "smpi/cpu-threshold '%s'",
+                    "pact_smpi_cfg: cannot read smpi/host-speed '%s' or smpi/cpu-threshold '%s'",
                     sp ? sp : "", th ? th : "");
         return FALSE;
     }

@@ -16,5 +16,7 @@ if [ "$mode" != --unit-only ]; then
     source tests/models.sh
     source tests/patterns.sh
     source tests/sim.sh
+    source tests/report.sh
+    source tests/replay.sh
 fi
 finish

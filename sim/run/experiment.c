@@ -304,6 +304,7 @@ void pact_experiment_init(pact_experiment *e)
     memset(e, 0, sizeof(*e));
     e->studies = g_ptr_array_new();
     e->jobs = 1;
+    e->figures = TRUE;
     e->batch = PACT_BATCH_SIZE;
 }
 

@@ -75,7 +75,8 @@ typedef struct {
     int jobs;
     int shard_k, shard_n; /* this run does shard K of N; 0: all */
     pact_batch batch;
-    gboolean quiet; /* no progress on stderr */
+    gboolean quiet;   /* no progress on stderr */
+    gboolean figures; /* draw the figures (gnuplot) besides summary.txt */
 } pact_experiment;
 
 /* Experiment fields: a table of name -> value that a YAML file and flags fill (flags last: they override).
@@ -104,7 +105,7 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err);
 
 /* Merges the output folders of a sharded experiment (same experiment.yaml but for the shard) into outdir:
  * results.csv in the experiment's order (a cell found twice must be identical), summary and figures. */
-gboolean pact_experiment_merge(const char *outdir, char **dirs, char **summary, GError **err);
+gboolean pact_experiment_merge(const char *outdir, char **dirs, gboolean figures, char **summary, GError **err);
 
 /* Element size of a dtype name, 0 when unknown. */
 size_t pact_dtype_size(const char *name);

@@ -125,7 +125,7 @@ void pact_report_free(pact_report *r)
     g_free(r);
 }
 
-/* ---- reading ------------------------------------------------------------------------------------------ */
+/* ---- reading ------------------------------------------------------------------------------------------- */
 
 static const char *const colname[NCOL] = {
     "platform",  "nodes",       "ppn",    "procs", "collective", "algorithm",    "bytes",         "pattern",
@@ -332,32 +332,37 @@ static void study_finish(study_t *s)
     }
 }
 
-/* File names: COLL-PLATFORM-PROCS, then -NODESxPPN and -ENGINE only where two studies would share a name. */
+/* File names: COLL-PLATFORM-PROCS, then -NODESxPPN and -ENGINE for studies that would share a name. */
+static char *stem_at(const study_t *s, int level)
+{
+    GString *t = g_string_new(NULL);
+    g_string_printf(t, "%s-%s-%d", s->coll, s->platform, s->procs);
+    if (level >= 1)
+        g_string_append_printf(t, "-%dx%d", s->nodes, s->ppn);
+    if (level >= 2)
+        g_string_append_printf(t, "-%s", s->engine);
+    return g_strcanon(g_string_free(t, FALSE), G_CSET_A_2_Z G_CSET_a_2_z G_CSET_DIGITS "._+-", '_');
+}
+
 static void name_studies(pact_report *r)
 {
     guint n = r->studies->len;
-    g_autofree char **base = g_new0(char *, n + 1);
-    for (int level = 0; level < 3; level++) {
+    g_autofree int *level = g_new0(int, n);
+    for (gboolean clash = TRUE; clash;) {
+        clash = FALSE;
         for (guint i = 0; i < n; i++) {
             study_t *s = r->studies->pdata[i];
-            g_free(base[i]);
-            base[i] = level == 0   ? g_strdup_printf("%s-%s-%d", s->coll, s->platform, s->procs)
-                      : level == 1 ? g_strdup_printf("%s-%s-%d-%dx%d", s->coll, s->platform, s->procs,
-                                                     s->nodes, s->ppn)
-                                   : g_strdup_printf("%s-%s-%d-%dx%d-%s", s->coll, s->platform, s->procs,
-                                                     s->nodes, s->ppn, s->engine);
-            g_strcanon(base[i], G_CSET_A_2_Z G_CSET_a_2_z G_CSET_DIGITS "._+-", '_');
+            g_free(s->stem);
+            s->stem = stem_at(s, level[i]);
         }
-        gboolean clash = FALSE;
         for (guint i = 0; i < n; i++)
-            for (guint j = i + 1; j < n; j++)
-                clash |= !strcmp(base[i], base[j]);
-        if (!clash || level == 2)
-            break;
-    }
-    for (guint i = 0; i < n; i++) {
-        study_t *s = r->studies->pdata[i];
-        s->stem = g_steal_pointer(&base[i]);
+            for (guint j = i + 1; j < n; j++) {
+                study_t *a = r->studies->pdata[i], *b = r->studies->pdata[j];
+                if (strcmp(a->stem, b->stem) || (level[i] == 2 && level[j] == 2))
+                    continue; /* both in full: equal only through g_strcanon, left alone */
+                level[i] = level[j] = MIN(2, MAX(level[i], level[j]) + 1);
+                clash = TRUE;
+            }
     }
 }
 
@@ -475,7 +480,7 @@ static double normalized(const study_t *s, guint a, guint z, guint p)
 
 /* Fig. 8's "Average": the mean of normalized() over the patterns where any algorithm ran; NAN when a lacks
  * one of them (a score over fewer patterns would not compare).  *missing names the first pattern lacking. */
-static double score_of(const study_t *s, guint a, guint z, int *npat, guint *missing)
+static double score_of(const study_t *s, guint a, guint z, guint *missing)
 {
     double sum = 0;
     int n = 0;
@@ -492,8 +497,6 @@ static double score_of(const study_t *s, guint a, guint z, int *npat, guint *mis
         sum += v;
         n++;
     }
-    if (npat)
-        *npat = n + (*missing != G_MAXUINT);
     return *missing == G_MAXUINT && n ? sum / n : NAN;
 }
 
@@ -513,8 +516,12 @@ static guint64 size_at(const study_t *s, guint z)
     return g_array_index(s->sizes, guint64, z);
 }
 
-/* ---- summary.txt ----------------------------------------------------------------------------------------
- */
+/* ---- summary.txt --------------------------------------------------------------------------------------- */
+
+static const char *plural(guint n)
+{
+    return n == 1 ? "" : "s";
+}
 
 static int width_of(GPtrArray *names, int least)
 {
@@ -528,7 +535,8 @@ static void summary_head(GString *o, const study_t *s)
 {
     g_string_append_printf(o, "== %s on %s: %d node%s x %d ppn = %d ranks, engine %s ==\n", s->coll,
                            s->platform, s->nodes, s->nodes == 1 ? "" : "s", s->ppn, s->procs, s->engine);
-    g_string_append_printf(o, "%u algorithms, %u sizes, %u patterns, ", s->na, s->nz, s->np);
+    g_string_append_printf(o, "%u algorithm%s, %u size%s, %u pattern%s, ", s->na, plural(s->na), s->nz,
+                           plural(s->nz), s->np, plural(s->np));
     if (s->min_reps == s->max_reps)
         g_string_append_printf(o, "%d rep%s per cell", s->max_reps, s->max_reps == 1 ? "" : "s");
     else
@@ -601,8 +609,9 @@ static void summary_robustness(GString *o, const study_t *s)
         o, "\nRobustness (Salimi Beni et al., Fig. 6): d^ under the pattern / d^ under no_delay - 1 of "
            "the same algorithm, in %;\nbelow 0 the algorithm absorbs the skew, above 0 it suffers; * "
            "marks beyond -25% or +25% (Fig. 6's green and red).\n");
-    if (s->nd < 0) {
-        g_string_append(o, "(no no_delay pattern in this study: no robustness table)\n");
+    if (s->nd < 0 || s->np < 2) {
+        g_string_append(o, s->nd < 0 ? "(no no_delay pattern in this study: no robustness table)\n"
+                                     : "(no pattern but no_delay in this study: no robustness table)\n");
         return;
     }
     if (s->skews->len == 1 && strncmp(s->skews->pdata[0], "own_nodelay", 11))
@@ -652,10 +661,11 @@ static void summary_score(GString *o, const study_t *s)
     g_string_append_printf(
         o,
         "\nRobustness score (Salimi Beni et al., Fig. 8, last row): per pattern, d^ over d^ of "
-        "the fastest algorithm under it,\naveraged over the study's %u patterns (no_delay "
-        "included); 1 = the fastest under every pattern, lower is more\nrobust.  no_delay: the "
-        "same ratio under no_delay alone; worst: the largest ratio and its pattern.\n",
-        s->np);
+        "the fastest algorithm under it,\naveraged over the study's %u pattern%s%s; 1 = the fastest under "
+        "every "
+        "pattern, lower is more\nrobust.  no_delay: the same ratio under no_delay alone; worst: the largest "
+        "ratio and its pattern.\n",
+        s->np, plural(s->np), s->nd >= 0 ? " (no_delay included)" : "");
     g_string_append_printf(o, "%10s  %4s  %-*s %9s %9s %9s  %s\n", "bytes", "rank", aw, "algorithm", "score",
                            "no_delay", "worst", "worst_pattern");
     g_autofree double *score = g_new(double, s->na);
@@ -665,7 +675,7 @@ static void summary_score(GString *o, const study_t *s)
             g_string_append_c(o, '\n');
         for (guint a = 0; a < s->na; a++) {
             guint miss;
-            score[a] = score_of(s, a, z, NULL, &miss);
+            score[a] = score_of(s, a, z, &miss);
         }
         /* by rank, then by first appearance; algorithms without a score last */
         guint n = 0;
@@ -681,7 +691,7 @@ static void summary_score(GString *o, const study_t *s)
             int rank = rank_of(score, s->na, a);
             g_string_append_printf(o, "%10" G_GUINT64_FORMAT "  ", size_at(s, z));
             if (!rank) {
-                score_of(s, a, z, NULL, &miss);
+                score_of(s, a, z, &miss);
                 gboolean applies = FALSE;
                 for (guint p = 0; p < s->np; p++)
                     applies |= !s->restr[ix(s, a, z, p)];
@@ -772,8 +782,7 @@ char *pact_report_summary(const pact_report *r)
     return g_strjoinv("\n", lines);
 }
 
-/* ---- figures ---------------------------------------------------------------------------------------------
- */
+/* ---- figures ------------------------------------------------------------------------------------------- */
 
 /* Qualitative colours, one per algorithm in order of appearance: Okabe and Ito's eight (told apart with
  * colour-blindness too, black left out for the text), then Tol's muted ones; reused past 19. */
@@ -864,6 +873,14 @@ static int rotated(GPtrArray *labels)
 static void script_head(GString *o, const char *kind, const study_t *s, const char *what, const char *title2,
                         int w, int h, int l, int r, int b)
 {
+    /* The title as a label centred on the figure (gnuplot centres its title on the plot, which the key and
+     * the tic labels push aside), and the figure wide enough for its longest line. */
+    g_autofree char *title =
+        g_strdup_printf("%s on %s, P = %d (%d node%s x %d ppn), engine %s\n%s", s->coll, s->platform,
+                        s->procs, s->nodes, s->nodes == 1 ? "" : "s", s->ppn, s->engine, title2);
+    g_auto(GStrv) lines = g_strsplit(title, "\n", -1);
+    for (char **t = lines; *t; t++)
+        w = MAX(w, (int)(7.4 * (double)strlen(*t)) + 40);
     g_string_append_printf(o,
                            "# %s-%s.gp - written by pact report: %s\n"
                            "# Redraw: cd into this folder, then: gnuplot %s-%s.gp  (writes ../%s-%s.png and "
@@ -873,14 +890,11 @@ static void script_head(GString *o, const char *kind, const study_t *s, const ch
                            "W = %d; H = %d\n"
                            "set lmargin at screen %d.0/W; set rmargin at screen 1 - %d.0/W\n"
                            "set bmargin at screen %d.0/H; set tmargin at screen 1 - 70.0/H\n"
-                           "set tics scale 0\nset border lw 0.5\n",
+                           "set tics scale 0\nset border lw 0.5\nset label 100 ",
                            kind, s->stem, what, kind, s->stem, kind, s->stem, kind, s->stem, kind, s->stem, w,
                            h, l, r, b);
-    g_autofree char *title = g_strdup_printf("%s on %s, P = %d (%d nodes x %d ppn), engine %s\n%s", s->coll,
-                                             s->platform, s->procs, s->nodes, s->ppn, s->engine, title2);
-    g_string_append(o, "set title ");
     dq(o, title);
-    g_string_append_c(o, '\n');
+    g_string_append(o, " at screen 0.5, screen 1 - 16.0/H center front\n");
 }
 
 /* Before the plot command: the PNG; after it (script_tail), the same plot as SVG. */
@@ -915,10 +929,10 @@ static gboolean fig_heatmap(const study_t *s, GString *dat, GString *gp)
             nused += !used[k];
             used[k] = TRUE;
         }
-    int key = 50 + 7 * width_of(s->algs, 14), tl = rotated(px);
+    int key = 70 + (int)(7.5 * width_of(s->algs, 14)), tl = rotated(px);
     int l = 30 + 7 * width_of(sy, 1) + 30, b = tl + 30;
     int w = MAX(l + 78 * (int)s->np + key, 640);
-    int h = MAX(70 + 30 * (int)s->nz + b, 70 + 20 * nused + 60);
+    int h = 70 + MAX(30 * (int)s->nz, 20 * (nused + 2)) + b; /* the key stays beside the plot */
     script_head(gp, "heatmap", s,
                 "the best algorithm per arrival pattern and message size (Salimi Beni et al., Fig. 4)\n"
                 "# data: one block per algorithm that is best somewhere: x = pattern, y = size (as the tics "
@@ -929,9 +943,12 @@ static gboolean fig_heatmap(const study_t *s, GString *dat, GString *gp)
     g_string_append_printf(gp, "set xrange [-0.5:%u.5]\nset yrange [-0.5:%u.5]\n", s->np - 1, s->nz - 1);
     tics(gp, "xtics", px, "rotate by 30 right nomirror");
     tics(gp, "ytics", sy, "nomirror");
-    g_string_append(gp, "set xlabel 'arrival pattern'\nset ylabel 'message size per process'\n"
-                        "set key outside right top vertical Left reverse samplen 1.5 title 'best algorithm'\n"
-                        "set style fill solid 1.0 border lc rgb 'white'\n");
+    g_string_append_printf(gp,
+                           "set xlabel 'arrival pattern'\nset ylabel 'message size per process'\n"
+                           "set key at screen 1 - %d.0/W, screen 1 - 66.0/H left top vertical Left reverse "
+                           "samplen 1.5 maxrows %d title 'best algorithm'\n"
+                           "set style fill solid 1.0 border lc rgb 'white'\n",
+                           key - 16, nused);
     script_png(gp);
     g_string_append(gp, "plot ");
     int block = 0;
@@ -1088,7 +1105,7 @@ static gboolean fig_score(const study_t *s, GString *dat, GString *gp)
     for (guint z = 0; z < s->nz; z++) {
         guint miss, ch = choice_of(s, z);
         for (guint a = 0; a < s->na; a++)
-            score[a] = score_of(s, a, z, NULL, &miss);
+            score[a] = score_of(s, a, z, &miss);
         for (guint a = 0; a < s->na; a++) {
             if (isnan(score[a])) {
                 g_string_append_printf(missing, "%u %u\n", z, a);
@@ -1110,31 +1127,35 @@ static gboolean fig_score(const study_t *s, GString *dat, GString *gp)
         return FALSE;
     }
     int l = 30 + 7 * width_of(s->algs, 1), tl = rotated(sx);
-    int w = MAX(l + 70 * (int)s->nz + 110, 640), b = tl + 40 + 30;
+    int w = MAX(l + 70 * (int)s->nz + 130, 640), b = tl + 40 + 30;
     int h = 70 + 28 * (int)s->na + b;
     g_autofree char *title2 =
-        g_strdup_printf("robustness score = mean over the %u patterns of d^ / d^ of the fastest algorithm "
+        g_strdup_printf("robustness score = mean over the %u pattern%s of d^ / d^ of the fastest algorithm "
                         "under that pattern\n"
                         "(Salimi Beni et al., Fig. 8); 1 = always the fastest, lower is more robust",
-                        s->np);
+                        s->np, plural(s->np));
     script_head(
         gp, "score", s,
         "average normalized d^ per algorithm and size (Salimi Beni et al., Fig. 8, last row)\n"
         "# data: index 0 the scores (x = size, y = algorithm, score, colour value, label, text colour), "
         "index 1 the lowest score per size, index 2 the no-delay choice, index 3 no score",
-        title2, w, h + 14, l, 110, b);
+        title2, w, h + 14, l, 130, b);
+    g_string_append_printf(gp, "BOT = %d.0\n", b);
     g_string_append_printf(
         gp, "set tmargin at screen 1 - 84.0/H\nset xrange [-0.5:%u.5]\nset yrange [%u.5:-0.5]\n", s->nz - 1,
         s->na - 1);
     tics(gp, "xtics", sx, "rotate by 30 right nomirror");
     tics(gp, "ytics", s->algs, "nomirror");
-    g_string_append(gp, "set xlabel 'message size per process'\n"
-                        "set palette defined (0 '#ffffff', 0.35 '#fee391', 0.7 '#fe9929', 1 '#8c2d04')\n"
-                        "set logscale cb 2\nset cbrange [1:4]\n"
-                        "set cbtics ('1' 1, '1.5' 1.5, '2' 2, '3' 3, '>= 4' 4)\nset cblabel 'score'\n"
-                        "set key at screen 0.5, screen 16.0/H center center horizontal maxrows 1 Left "
-                        "reverse samplen 1.5 width 2\n"
-                        "set style fill solid 1.0 border lc rgb 'white'\n");
+    g_string_append(
+        gp, "set xlabel 'message size per process'\n"
+            "set palette defined (0 '#ffffff', 0.35 '#fee391', 0.7 '#fe9929', 1 '#8c2d04')\n"
+            "set logscale cb 2\nset cbrange [1:4]\n"
+            "set cbtics ('1' 1, '1.5' 1.5, '2' 2, '3' 3, '>= 4' 4)\nset cblabel 'score'\n"
+            "set colorbox vertical user origin screen 1 - 105.0/W, screen (BOT)/H size screen 14.0/W, "
+            "screen (H - 84 - BOT)/H\n"
+            "set key at screen 0.5, screen 16.0/H center center horizontal maxrows 1 Left "
+            "reverse samplen 1.5 width 2\n"
+            "set style fill solid 1.0 border lc rgb 'white'\n");
     script_png(gp);
     g_string_append(gp,
                     "plot dat index 0 using 1:2:(0.5):(0.5):4 with boxxyerror fc palette notitle, \\\n"
@@ -1245,7 +1266,7 @@ gboolean pact_report_figures(const pact_report *r, const char *dir, GPtrArray *w
         }
     }
     g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
-    if (!gnuplot) {
+    if (!gnuplot && names->len) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
                     "gnuplot not found: no figures drawn (their scripts are in %s; install gnuplot-nox, or "
                     "pass --no-figures)",

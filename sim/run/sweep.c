@@ -12,6 +12,7 @@
 #include "pact_host.h"
 #include "pact_models.h"
 #include "pact_replay.h"
+#include "pact_report.h"
 
 typedef struct {
     guint alg, size, pat; /* indices into the sweep's lists */
@@ -272,7 +273,8 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
     int P = s->procs;
     size_t es = pact_dtype_size(s->dtype);
     if (!es) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--dtype %s: unknown (char, int, float, double)", s->dtype);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--dtype %s: unknown (char, int, float, double)",
+                    s->dtype);
         return FALSE;
     }
     if (strcmp(s->op, "sum") && strcmp(s->op, "max") && strcmp(s->op, "min")) {
@@ -756,99 +758,6 @@ static cell_t *find_cell(ctx_t *x, guint alg, guint size, guint pat)
             return c;
     }
     return NULL;
-}
-
-/* Strictly better beyond rounding: two algorithms whose schedules coincide (ring falls back to recursive
- * doubling below P elements) differ only in the last bits, and then the one listed first wins. */
-static gboolean better(double m, double best)
-{
-    return !isnan(m) && (isinf(best) || m < best * (1 - 1e-9));
-}
-
-/* Per (size, pattern): the best algorithm by mean d^, and how it compares with the algorithm that is best
- * without delay, run under the same pattern (Salimi Beni et al., Fig. 4). */
-static char *summary_txt(ctx_t *x)
-{
-    pact_sweep *s = x->s;
-    GString *o = g_string_new(NULL);
-    int P = s->procs;
-    g_string_append_printf(
-        o,
-        "pact sim: %s on %s, %d nodes x %d ppn = %d ranks, %s %s, %d reps, gamma %.3g s/B\n"
-        "d^ = time from the last arrival to the last exit (mean over reps), in microseconds\n",
-        pact_coll_name(s->coll), platform_name(s), s->nodes, s->ppn, P, s->dtype, s->op, s->reps, x->gamma);
-    if (s->skew_mode == PACT_SKEW_ABSOLUTE)
-        g_string_append_printf(o, "skew: %.6g s for every delayed pattern\n", s->skew);
-    else if (s->skew_mode == PACT_SKEW_MEAN_NODELAY)
-        g_string_append_printf(o, "skew: %.3g x the mean no-delay d^ of all algorithms of each size\n",
-                               s->skew);
-    else if (s->skew_mode == PACT_SKEW_OWN_NODELAY)
-        g_string_append_printf(o, "skew: %.3g x each algorithm's own no-delay d^ (skew_us: the largest)\n",
-                               s->skew);
-    else
-        g_string_append_printf(o, "skew: MIF %.3g x one message of each size (alpha + beta x m)\n", s->skew);
-    g_string_append_printf(o, "\n%10s  %-16s %12s  %-22s %12s  %-22s %12s  %s\n", "bytes", "pattern",
-                           "skew_us", "best", "d^_us", "no-delay choice", "its_d^_us", "best/choice");
-    gint nd = -1;
-    for (guint p = 0; p < s->patterns->len; p++)
-        if (!strcmp(s->patterns->pdata[p], "no_delay"))
-            nd = (gint)p;
-    for (guint z = 0; z < s->sizes->len; z++) {
-        guint choice = G_MAXUINT;
-        if (nd >= 0) {
-            double best = INFINITY;
-            for (guint a = 0; a < s->algs->len; a++) {
-                cell_t *c = find_cell(x, a, z, (guint)nd);
-                double m = c ? mean_of(c, TRUE) : NAN;
-                if (better(m, best)) {
-                    best = m;
-                    choice = a;
-                }
-            }
-        }
-        for (guint p = 0; p < s->patterns->len; p++) {
-            guint best_a = G_MAXUINT;
-            double best = INFINITY, skew = 0;
-            for (guint a = 0; a < s->algs->len; a++) {
-                cell_t *c = find_cell(x, a, z, p);
-                double m = c ? mean_of(c, TRUE) : NAN;
-                if (c && !isnan(c->skew_s))
-                    skew = fmax(skew, c->skew_s);
-                if (better(m, best)) {
-                    best = m;
-                    best_a = a;
-                }
-            }
-            g_string_append_printf(o, "%10" G_GUINT64_FORMAT "  %-16s %12.3f  ",
-                                   g_array_index(s->sizes, guint64, z), (char *)s->patterns->pdata[p],
-                                   skew * 1e6);
-            if (best_a == G_MAXUINT) {
-                g_string_append(o, "(no algorithm applies)\n");
-                continue;
-            }
-            g_string_append_printf(o, "%-22s %12.3f  ", (char *)s->algs->pdata[best_a], best * 1e6);
-            cell_t *cc = choice != G_MAXUINT ? find_cell(x, choice, z, p) : NULL;
-            double cm = cc ? mean_of(cc, TRUE) : NAN;
-            if (cc && !isnan(cm))
-                g_string_append_printf(o, "%-22s %12.3f  %.3f\n", (char *)s->algs->pdata[choice], cm * 1e6,
-                                       best / cm);
-            else
-                g_string_append(o, "-\n");
-        }
-    }
-    int wrong = 0, late = 0;
-    for (guint i = 0; i < x->cells->len; i++) {
-        cell_t *c = x->cells->pdata[i];
-        for (guint r = 0; r < c->status->len; r++) {
-            wrong += !strcmp(c->status->pdata[r], "wrong");
-            late += !strcmp(c->status->pdata[r], "late");
-        }
-    }
-    if (wrong || late)
-        g_string_append_printf(
-            o, "\nWARNING: %d calls gave wrong results, %d could not keep their arrival times\n", wrong,
-            late);
-    return g_string_free(o, FALSE);
 }
 
 /* The replay engine: each cell's schedule as SMPI time-independent traces under smpirun -replay.  Replay is
@@ -1396,19 +1305,9 @@ static gboolean write_patterns(GPtrArray *studies, GPtrArray *batches, int phase
     return TRUE;
 }
 
-static char *summaries(GPtrArray *studies)
-{
-    GString *o = g_string_new(NULL);
-    for (guint k = 0; k < studies->len; k++) {
-        g_autofree char *t = summary_txt(studies->pdata[k]);
-        g_string_append_printf(o, "%s%s", k ? "\n" : "", t);
-    }
-    return g_string_free(o, FALSE);
-}
-
 /* results.csv in order, summary.txt and the figures. */
-static gboolean finish_outputs(GPtrArray *studies, const char *out, gboolean partial_ok, char **summary,
-                               GError **err)
+static gboolean finish_outputs(GPtrArray *studies, const char *out, gboolean partial_ok, gboolean figures,
+                               char **summary, GError **err)
 {
     guint missing = 0;
     g_autofree char *csv = all_rows(studies, &missing);
@@ -1417,13 +1316,9 @@ static gboolean finish_outputs(GPtrArray *studies, const char *out, gboolean par
         return FALSE;
     }
     g_autofree char *csv_path = g_build_filename(out, "results.csv", NULL);
-    g_autofree char *sum_path = g_build_filename(out, "summary.txt", NULL);
-    g_autofree char *sum = summaries(studies);
-    if (!g_file_set_contents(csv_path, csv, -1, err) || !g_file_set_contents(sum_path, sum, -1, err))
+    if (!g_file_set_contents(csv_path, csv, -1, err))
         return FALSE;
-    if (summary)
-        *summary = g_steal_pointer(&sum);
-    return TRUE;
+    return pact_report_dir(out, figures, summary, err); /* summary.txt and figures from results.csv alone */
 }
 
 /* A new or empty folder, or one holding the same experiment (resumed). */
@@ -1517,7 +1412,7 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
         progress_show(&pr, TRUE);
     close(fd);
     fd = -1;
-    ok = finish_outputs(studies, out, e->shard_n > 0, summary, err);
+    ok = finish_outputs(studies, out, e->shard_n > 0, e->figures, summary, err);
 done:
     if (fd >= 0)
         close(fd);
@@ -1530,7 +1425,8 @@ done:
     return ok;
 }
 
-gboolean pact_experiment_merge(const char *outdir, char **dirs, char **summary, GError **err)
+gboolean pact_experiment_merge(const char *outdir, char **dirs, gboolean figures, char **summary,
+                               GError **err)
 {
     gboolean ok = FALSE;
     GHashTable *fields = NULL, *index = NULL;
@@ -1587,7 +1483,7 @@ gboolean pact_experiment_merge(const char *outdir, char **dirs, char **summary, 
     gboolean resume = FALSE;
     if (!prepare_out(&e, out, &resume, err))
         goto done;
-    ok = finish_outputs(studies, out, FALSE, summary, err);
+    ok = finish_outputs(studies, out, FALSE, figures, summary, err);
 done:
     if (index)
         g_hash_table_destroy(index);
