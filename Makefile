@@ -34,7 +34,7 @@ PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model install clean check-asan format
+.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim install clean check-asan format
 
 all: deps $(BIN)/pact sim
 
@@ -113,12 +113,10 @@ check-asan: deps
 # ---- the main job: a small what-if study on the built-in generic32x32 ------------------------------------
 RUN_DIR ?= results/run-$(shell date +%Y%m%d-%H%M%S)
 run: all
-	$(BIN)/pact sim --platform generic32x32 --nodes 2 --ppn 32 --coll allreduce \
-	    --algs recursive_doubling,ring --sizes 8,1K,64K,1M --patterns no_delay,last_delayed \
-	    --skew-factor 1.5 --reps 3 -o $(RUN_DIR)
-	@echo "results in $(RUN_DIR)/ (results.csv, summary.txt)"
+	$(BIN)/pact sim experiments/seeds-compact.yaml -o $(RUN_DIR)
+	@echo "figures: $(RUN_DIR)/heatmap-*.png, robustness-*.png, score-*.png (and .svg); redraw: $(BIN)/pact report $(RUN_DIR)"
 
-bench: bench-platforms bench-fidelity bench-real bench-arrivals bench-model
+bench: bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim
 
 # Every built-in at full size under smpirun (ping + allreduce at up to 1024 ranks) and its probe (~30 s).
 bench-platforms: all
@@ -142,6 +140,11 @@ bench-model: all
 # pact against SimGrid's built-ins, every pair of the registry, 64 and 256 ranks (minutes; see the script).
 bench-fidelity: all
 	bash scripts/fidelity.sh --procs "64 256" | tee results/fidelity-$(shell date +%Y%m%d-%H%M%S).txt
+
+# The seeds' reduce study at full scale (1024 ranks, SMPI; ~10-20 min on 2 cores) and the replay engine's
+# memory at 1024 ranks x 64 MiB; report and figures in results/bench-sim-*/ (--reference: results/reference/).
+bench-sim: all
+	bash scripts/bench-sim.sh
 
 install: all real
 	install -d $(DESTDIR)$(PREFIX)/bin

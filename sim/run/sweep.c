@@ -1203,6 +1203,24 @@ static gboolean append_all(int fd, const char *text, const char *path, GError **
     return TRUE;
 }
 
+/* Where the time goes: OUT/run/batches.csv, a line per finished simulation (wall seconds, not part of the
+ * results: scripts/bench-sim.sh sums it per algorithm). */
+static void log_batch(const batch_t *b)
+{
+    g_autofree char *path = g_build_filename(b->x->run, "..", "batches.csv", NULL);
+    gboolean fresh = !g_file_test(path, G_FILE_TEST_EXISTS);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    const cell_t *c0 = b->x->cells->pdata[g_array_index(b->cells, guint, 0)];
+    if (fresh)
+        fputs("study,collective,procs,phase,algorithm,bytes,cells,wall_s\n", f);
+    fprintf(f, "%u,%s,%d,%d,%s,%" G_GUINT64_FORMAT ",%u,%.3f\n", b->x->index, pact_coll_name(b->x->s->coll),
+            b->x->s->procs, b->phase, (char *)b->x->s->algs->pdata[c0->alg],
+            g_array_index(b->x->s->sizes, guint64, c0->size), b->cells->len, b->seconds);
+    fclose(f);
+}
+
 /* Runs the batches of one phase that are this shard's and still lack rows, J at a time. */
 static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int fd, const char *csv,
                          progress_t *pr, GError **err)
@@ -1244,6 +1262,7 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int 
         if (!first && !append_all(fd, rows->str, csv, &first))
             g_atomic_int_set(&cancel, 1);
         g_string_free(rows, TRUE);
+        log_batch(b);
         progress_show(pr, FALSE);
     }
     g_thread_pool_free(pool, FALSE, TRUE);
