@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$out"
 report="$out/bench-sim.txt"
-exp=experiments/seeds-reduce-1024.yaml
+exp=${BENCH_SIM_EXP:-experiments/seeds-reduce-1024.yaml}
 cmd="$PACT sim $exp --jobs $jobs -o $out/study"
 {
     echo "# make bench-sim on $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
@@ -44,7 +44,7 @@ cells=$(($(wc -l <"$out/study/results.csv") - 1))
     awk -F, 'NR > 1 { t[$5 "," $4] += $8; n[$5 "," $4] += $7; tot += $8 }
              END { printf "%-18s %5s %6s %9s %9s\n", "algorithm", "phase", "cells", "wall_s", "s/cell"
                    for (k in t) { split(k, a, ","); printf "%-18s %5s %6d %9.1f %9.3f\n", a[1], a[2], n[k], t[k], t[k] / n[k] | "sort" }
-                   close("sort"); printf "total simulation seconds %.1f\n", tot }' "$out/study/batches.csv"
+                   close("sort"); printf "total simulation seconds %.1f\n", tot }' "$out/study/run/batches.csv"
     echo
     echo "figures: $(cd "$out/study" && ls *.png | tr '\n' ' ')"
     echo

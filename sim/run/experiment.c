@@ -245,6 +245,18 @@ out:
     return ok;
 }
 
+/* A double-quoted YAML scalar. */
+static void put_quoted(GString *o, const char *v)
+{
+    g_string_append_c(o, '"');
+    for (const char *p = v; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            g_string_append_c(o, '\\');
+        g_string_append_c(o, *p);
+    }
+    g_string_append_c(o, '"');
+}
+
 char *pact_exp_dump(GHashTable *f, gboolean with_shard)
 {
     GString *o = g_string_new("# pact sim experiment (canonical form: resume and pact merge compare it)\n");
@@ -255,11 +267,15 @@ char *pact_exp_dump(GHashTable *f, gboolean with_shard)
         if (schema[i].kind == K_LIST) {
             g_auto(GStrv) items = g_strsplit(v, ",", -1);
             g_string_append_printf(o, "%s: [", schema[i].name);
-            for (int k = 0; items[k]; k++)
-                g_string_append_printf(o, "%s\"%s\"", k ? ", " : "", g_strstrip(items[k]));
+            for (int k = 0; items[k]; k++) {
+                g_string_append(o, k ? ", " : "");
+                put_quoted(o, g_strstrip(items[k]));
+            }
             g_string_append(o, "]\n");
         } else {
-            g_string_append_printf(o, "%s: \"%s\"\n", schema[i].name, v);
+            g_string_append_printf(o, "%s: ", schema[i].name);
+            put_quoted(o, v);
+            g_string_append_c(o, '\n');
         }
     }
     return g_string_free(o, FALSE);
