@@ -633,6 +633,33 @@ static void spec_args(const pact_sweep *s, const char *spec, guint64 bytes, pact
     }
 }
 
+/* The build arguments of a cell of the model or replay engine; returns NULL when its algorithm applies,
+ * else the cell's status "restricted:why". */
+static char *cell_args(const ctx_t *x, const cell_t *c, const pact_alg **alg, pact_build_args *a)
+{
+    const pact_sweep *s = x->s;
+    const char *spec = s->algs->pdata[c->alg], *why = NULL;
+    g_auto(GStrv) name = g_strsplit(spec, ":", 2);
+    *alg = pact_alg_find(s->coll, name[0]);
+    spec_args(s, spec, g_array_index(s->sizes, guint64, c->size), a);
+    if (pact_alg_applies(*alg, a, &why) == PACT_OK)
+        return NULL;
+    char *status = g_strdup_printf("restricted:%s", why);
+    g_strdelimit(status + strlen("restricted:"), ", ", '_');
+    return status;
+}
+
+/* A deterministic engine simulates one call: it serves every repetition (rows still come one per rep). */
+static void cell_set(cell_t *c, int reps, double l, double t, const char *status)
+{
+    cell_reset(c);
+    for (int rep = 0; rep < reps; rep++) {
+        g_array_append_val(c->last, l);
+        g_array_append_val(c->total, t);
+        g_ptr_array_add(c->status, g_strdup(status));
+    }
+}
+
 /* The model engine: every cell of the batch through the schedule evaluator, in this process.  Cells come
  * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
  * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition. */
@@ -649,43 +676,29 @@ static gboolean model_batch(batch_t *b, GError **err)
     gboolean ok = FALSE;
     for (guint k = 0; k < b->cells->len; k++) {
         cell_t *c = x->cells->pdata[g_array_index(b->cells, guint, k)];
-        cell_reset(c);
-        const char *spec = s->algs->pdata[c->alg];
-        g_auto(GStrv) name = g_strsplit(spec, ":", 2);
-        const pact_alg *alg = pact_alg_find(s->coll, name[0]);
+        const pact_alg *alg;
         pact_build_args a;
-        const char *why = NULL;
-        spec_args(s, spec, g_array_index(s->sizes, guint64, c->size), &a);
-        double l = NAN, t = NAN;
-        g_autofree char *status = NULL;
-        if (pact_alg_applies(alg, &a, &why) != PACT_OK) {
-            status = g_strdup_printf("restricted:%s", why);
-            g_strdelimit(status + strlen("restricted:"), ", ", '_');
-        } else {
-            if (!ms || ms_alg != c->alg || ms_size != c->size) {
-                pact_model_sched_free(ms);
-                if (!(ms = pact_model_prepare(alg, &a, err)))
-                    goto out;
-                ms_alg = c->alg;
-                ms_size = c->size;
-            }
-            g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
-            GArray *d = pact_pattern_read(path, s->procs, err);
-            pact_model_result r;
-            gboolean done = d && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
-            if (d)
-                g_array_unref(d);
-            if (!done)
+        g_autofree char *restricted = cell_args(x, c, &alg, &a);
+        if (restricted) {
+            cell_set(c, s->reps, NAN, NAN, restricted);
+            continue;
+        }
+        if (!ms || ms_alg != c->alg || ms_size != c->size) {
+            pact_model_sched_free(ms);
+            if (!(ms = pact_model_prepare(alg, &a, err)))
                 goto out;
-            l = r.dhat;
-            t = r.dstar;
-            status = g_strdup("ok");
+            ms_alg = c->alg;
+            ms_size = c->size;
         }
-        for (int rep = 0; rep < s->reps; rep++) {
-            g_array_append_val(c->last, l);
-            g_array_append_val(c->total, t);
-            g_ptr_array_add(c->status, g_strdup(status));
-        }
+        g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
+        GArray *d = pact_pattern_read(path, s->procs, err);
+        pact_model_result r;
+        gboolean done = d && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
+        if (d)
+            g_array_unref(d);
+        if (!done)
+            goto out;
+        cell_set(c, s->reps, r.dhat, r.dstar, "ok");
     }
     ok = TRUE;
 out:
@@ -769,46 +782,35 @@ static gboolean replay_batch(batch_t *b, GError **err)
     for (guint k = 0; k < b->cells->len; k++) {
         guint i = g_array_index(b->cells, guint, k);
         cell_t *c = x->cells->pdata[i];
-        const char *spec = s->algs->pdata[c->alg];
-        g_auto(GStrv) name = g_strsplit(spec, ":", 2);
-        const pact_alg *alg = pact_alg_find(s->coll, name[0]);
+        const pact_alg *alg;
         pact_build_args a;
-        const char *why = NULL;
-        spec_args(s, spec, g_array_index(s->sizes, guint64, c->size), &a);
-        double l = NAN, t = NAN;
-        g_autofree char *status = NULL;
-        cell_reset(c);
-        if (pact_alg_applies(alg, &a, &why) != PACT_OK) {
-            status = g_strdup_printf("restricted:%s", why);
-            g_strdelimit(status + strlen("restricted:"), ", ", '_');
-        } else {
-            g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
-            g_autoptr(GArray) d = pact_pattern_read(path, s->procs, err);
-            if (!d)
-                return FALSE;
-            g_autofree char *dir = g_strdup_printf("%s/replay-%u", x->run, i);
-            g_autofree char *xml = g_build_filename(x->run, "platform.xml", NULL);
-            g_autofree char *hosts = g_build_filename(x->run, "hostfile", NULL);
-            pact_replay_cell rc = {.coll = s->coll,
-                                   .alg = spec,
-                                   .P = s->procs,
-                                   .root = s->root,
-                                   .count = a.count,
-                                   .elem_size = a.elem_size,
-                                   .commutative = 1, /* sum, max and min */
-                                   .gamma = x->gamma,
-                                   .delays = (const double *)d->data};
-            if (!pact_replay_write(&rc, dir, err) || !pact_replay_run(dir, xml, hosts, s->procs, &l, &t, err))
-                return FALSE;
-            if (!g_getenv("PACT_KEEP_TRACES"))
-                rm_rf(dir); /* traces of 1024 ranks are large; PACT_KEEP_TRACES keeps them */
-            status = g_strdup("ok");
+        g_autofree char *restricted = cell_args(x, c, &alg, &a);
+        if (restricted) {
+            cell_set(c, s->reps, NAN, NAN, restricted);
+            continue;
         }
-        for (int rep = 0; rep < s->reps; rep++) {
-            g_array_append_val(c->last, l);
-            g_array_append_val(c->total, t);
-            g_ptr_array_add(c->status, g_strdup(status));
-        }
+        g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
+        g_autoptr(GArray) d = pact_pattern_read(path, s->procs, err);
+        if (!d)
+            return FALSE;
+        g_autofree char *dir = g_strdup_printf("%s/replay-%u", x->run, i);
+        g_autofree char *xml = g_build_filename(x->run, "platform.xml", NULL);
+        g_autofree char *hosts = g_build_filename(x->run, "hostfile", NULL);
+        pact_replay_cell rc = {.coll = s->coll,
+                               .alg = s->algs->pdata[c->alg],
+                               .P = s->procs,
+                               .root = s->root,
+                               .count = a.count,
+                               .elem_size = a.elem_size,
+                               .commutative = 1, /* sum, max and min */
+                               .gamma = x->gamma,
+                               .delays = (const double *)d->data};
+        double l, t;
+        if (!pact_replay_write(&rc, dir, err) || !pact_replay_run(dir, xml, hosts, s->procs, &l, &t, err))
+            return FALSE;
+        if (!g_getenv("PACT_KEEP_TRACES"))
+            rm_rf(dir); /* traces of 1024 ranks are large; PACT_KEEP_TRACES keeps them */
+        cell_set(c, s->reps, l, t, "ok");
     }
     return TRUE;
 }
