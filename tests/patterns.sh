@@ -94,10 +94,10 @@ sim_every_shape() {
                       if (($11 - want) ^ 2 > 1e-30 || (d - $11) ^ 2 > (1e-12 * $15) ^ 2 + 1e-36) { print "off:", $0; bad++ } }
              END { print n, "rows,", bad + 0, "off"; exit (n != 48 || bad > 0) }' "$o/results.csv" || return 1
     # node_delayed on 2 nodes, cyclic: the late ranks are every other one, all equally late
-    grep -v '^#' "$o/run/pattern-9-8.txt" | tr '\n' ' '
+    grep -v '^#' "$o/run/s0/pattern-9-8.txt" | tr '\n' ' '
     awk '!/^#/ { late = $1 > 0; if (late && v && $1 != v) bad++; if (late) v = $1; if (n >= 2 && late != was[n - 2]) bad++
                  was[n++] = late; nl += late }
-         END { exit (n != 8 || nl != 4 || bad > 0) }' "$o/run/pattern-9-8.txt"
+         END { exit (n != 8 || nl != 4 || bad > 0) }' "$o/run/s0/pattern-9-8.txt"
 }
 check "sim: every shape arrives exactly (d* - d^ = skew)" sim_every_shape
 
