@@ -12,19 +12,6 @@
 #include "pact_models.h"
 #include "pact_patterns.h"
 
-/* A number >= 0 from a flag; `what` names it in messages. */
-static gboolean flag_num(const char *text, const char *what, double *out, GError **err)
-{
-    char *end;
-    double v = g_ascii_strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected a number >= 0", what, text);
-        return FALSE;
-    }
-    *out = v;
-    return TRUE;
-}
-
 typedef struct {
     char *coll, *alg, *size, *alpha, *beta, *gamma, *alpha_intra, *beta_intra, *platform, *pattern, *params,
         *loggp, *net, *envelope, *eager, *format;
@@ -70,7 +57,7 @@ static gboolean params_for(const predict_opts *o, const pact_platform *plat, con
         {o->eager, "--eager", &m->eager_limit},
     };
     for (size_t i = 0; i < G_N_ELEMENTS(flags); i++)
-        if (flags[i].text && !flag_num(flags[i].text, flags[i].what, flags[i].dst, err))
+        if (flags[i].text && !pact_parse_number(flags[i].text, flags[i].what, flags[i].dst, err))
             return FALSE;
     if (!plat) {
         if (!o->alpha_intra && !fit)
@@ -91,8 +78,9 @@ static gboolean params_for(const predict_opts *o, const pact_platform *plat, con
     }
     if (o->loggp) {
         g_auto(GStrv) v = g_strsplit(o->loggp, ",", -1);
-        if (g_strv_length(v) != 3 || !flag_num(v[0], "--loggp o", &m->o, err) ||
-            !flag_num(v[1], "--loggp g", &m->g, err) || !flag_num(v[2], "--loggp G", &m->G, err)) {
+        if (g_strv_length(v) != 3 || !pact_parse_number(v[0], "--loggp o", &m->o, err) ||
+            !pact_parse_number(v[1], "--loggp g", &m->g, err) ||
+            !pact_parse_number(v[2], "--loggp G", &m->G, err)) {
             if (err && !*err)
                 g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--loggp %s: expected o,g,G in seconds",
                             o->loggp);

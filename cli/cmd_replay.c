@@ -13,32 +13,6 @@
 #include "pact_platforms.h"
 #include "pact_replay.h"
 
-/* Removes a folder this command made, with the files in it. */
-static void remove_tree(const char *dir)
-{
-    GDir *d = g_dir_open(dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        g_autofree char *p = g_build_filename(dir, name, NULL);
-        g_remove(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(dir);
-}
-
-static gboolean parse_num(const char *text, const char *what, double *out, GError **err)
-{
-    char *end;
-    double v = g_ascii_strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected a number >= 0", what, text);
-        return FALSE;
-    }
-    *out = v;
-    return TRUE;
-}
-
 int pact_cmd_replay(int argc, char **argv)
 {
     char *platform = NULL, *coll = NULL, *alg = NULL, *bytes = NULL, *pattern = NULL, *gamma = NULL,
@@ -114,7 +88,7 @@ int pact_cmd_replay(int argc, char **argv)
                              .elem_size = es,
                              .commutative = 1,
                              .gamma = p->gamma};
-    if (gamma && !parse_num(gamma, "--gamma", &cell.gamma, &err))
+    if (gamma && !pact_parse_number(gamma, "--gamma", &cell.gamma, &err))
         goto fail;
     if (pattern) {
         if (!(delays = pact_pattern_read(pattern, P, &err)))
@@ -145,7 +119,7 @@ fail:
     rc = pact_cli_fail(err);
 out:
     if (made)
-        remove_tree(dir);
+        pact_rm_rf(dir);
     if (delays)
         g_array_unref(delays);
     g_option_context_free(ctx);

@@ -1,6 +1,7 @@
 /* host.c - host-side helpers: error domain, list and size parsing. */
 #include "pact_host.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -113,4 +114,33 @@ void pact_child_setup(gpointer unused)
     /* SIGTERM when the thread that started the child ends: smpirun traps it and stops its simulation, so a
      * killed pact sim (SIGINT, SIGKILL) leaves no simulation running that a resumed one would race with. */
     prctl(PR_SET_PDEATHSIG, SIGTERM);
+}
+
+gboolean pact_parse_number(const char *text, const char *what, double *out, GError **err)
+{
+    char *end;
+    double v = g_ascii_strtod(text, &end);
+    if (end == text || *end || !isfinite(v) || v < 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected a number >= 0", what, text);
+        return FALSE;
+    }
+    *out = v;
+    return TRUE;
+}
+
+void pact_rm_rf(const char *path)
+{
+    if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+        GDir *d = g_dir_open(path, 0, NULL);
+        const char *n;
+        while (d && (n = g_dir_read_name(d))) {
+            g_autofree char *c = g_build_filename(path, n, NULL);
+            pact_rm_rf(c);
+        }
+        if (d)
+            g_dir_close(d);
+        g_rmdir(path);
+    } else {
+        g_unlink(path);
+    }
 }

@@ -34,6 +34,10 @@ gboolean pact_split_list(const char *text, const char *what, GPtrArray *out, GEr
 /* A helper program installed next to the pact binary (or named by the environment variable `env_var`). */
 char *pact_find_tool(const char *name, const char *env_var, GError **err);
 
+/* A number >= 0 (no unit), finite; `what` names the flag in messages. */
+gboolean pact_parse_number(const char *text, const char *what, double *out, GError **err);
+/* Removes a file, or a folder with everything in it (symbolic links are removed, not followed). */
+void pact_rm_rf(const char *path);
 /* A g_spawn child setup function: the child gets SIGTERM when the thread that spawned it dies. */
 void pact_child_setup(gpointer unused);
 

@@ -18,19 +18,6 @@ static char *tmp_dir(void)
     return d;
 }
 
-static void rm_dir(const char *dir)
-{
-    GDir *d = g_dir_open(dir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name(d))) {
-        g_autofree char *p = g_build_filename(dir, name, NULL);
-        g_remove(p);
-    }
-    if (d)
-        g_dir_close(d);
-    g_rmdir(dir);
-}
-
 /* Messages of one (source, destination, tag): sizes in posting order at each end. */
 typedef struct {
     GArray *sent, *received;
@@ -176,7 +163,7 @@ static void test_all_algorithms(void)
             }
     }
     g_assert_cmpint(cells, >, 300);
-    rm_dir(dir);
+    pact_rm_rf(dir);
 }
 
 /* A reduction costs what pact_charge would: gamma x bytes seconds, as seconds x smpi/host-speed (1 Gf) flops
@@ -211,7 +198,7 @@ static void test_compute(void)
     g_assert_true(g_file_get_contents(cpath, &cell, NULL, NULL));
     g_assert_nonnull(strstr(cell, "procs 2\n"));
     g_assert_nonnull(strstr(cell, "delay_max 0\n"));
-    rm_dir(dir);
+    pact_rm_rf(dir);
 }
 
 static void bad_cell(const pact_replay_cell *c, const char *dir, const char *want)
@@ -262,7 +249,7 @@ static void test_bad_input(void)
     g_assert_error(err, PACT_ERROR, PACT_ERROR_INPUT);
     g_assert_nonnull(strstr(err->message, "traces for 4 ranks, asked to run 8"));
     g_clear_error(&err);
-    rm_dir(dir);
+    pact_rm_rf(dir);
 }
 
 int main(int argc, char **argv)

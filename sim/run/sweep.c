@@ -382,23 +382,6 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
 
 /* ---- files ---------------------------------------------------------------------------------------- */
 
-static void rm_rf(const char *path)
-{
-    if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
-        GDir *d = g_dir_open(path, 0, NULL);
-        const char *n;
-        while (d && (n = g_dir_read_name(d))) {
-            g_autofree char *c = g_build_filename(path, n, NULL);
-            rm_rf(c);
-        }
-        if (d)
-            g_dir_close(d);
-        g_rmdir(path);
-    } else {
-        g_unlink(path);
-    }
-}
-
 static gboolean copy_file(const char *src, const char *dir, const char *name, GError **err)
 {
     g_autofree char *text = NULL, *dst = g_build_filename(dir, name, NULL);
@@ -809,7 +792,7 @@ static gboolean replay_batch(batch_t *b, GError **err)
         if (!pact_replay_write(&rc, dir, err) || !pact_replay_run(dir, xml, hosts, s->procs, &l, &t, err))
             return FALSE;
         if (!g_getenv("PACT_KEEP_TRACES"))
-            rm_rf(dir); /* traces of 1024 ranks are large; PACT_KEEP_TRACES keeps them */
+            pact_rm_rf(dir); /* traces of 1024 ranks are large; PACT_KEEP_TRACES keeps them */
         cell_set(c, s->reps, l, t, "ok");
     }
     return TRUE;
