@@ -339,26 +339,42 @@ void pact_experiment_clear(pact_experiment *e)
 
 static const char *const batch_names[] = {"alg", "size", "cell"};
 
+/* Field `name`'s value `v` as one of `n` names; *out gets values[i] of the name it is (the names in the order
+ * the message lists them). */
+static gboolean choose(GHashTable *f, const char *name, const char *v, const char *const *names,
+                       const int *values, guint n, int *out, GError **err)
+{
+    for (guint i = 0; i < n; i++)
+        if (!strcmp(v, names[i])) {
+            *out = values[i];
+            return TRUE;
+        }
+    GString *list = g_string_new(NULL);
+    for (guint i = 0; i < n; i++)
+        g_string_append_printf(list, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ", names[i]);
+    g_autofree char *w = what(f, name);
+    g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected %s", w, v, list->str);
+    g_string_free(list, TRUE);
+    return FALSE;
+}
+
 /* The settings every study shares, from the fields into a study. */
 static gboolean common(GHashTable *f, pact_sweep *s, GError **err)
 {
     const char *v;
     g_autofree char *w = NULL;
+    int k;
     if ((v = get(f, "ranks-on"))) {
-        if (strcmp(v, "cores") && strcmp(v, "gpus")) {
-            w = what(f, "ranks-on");
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected cores or gpus", w, v);
+        if (!choose(f, "ranks-on", v, (const char *const[]){"cores", "gpus"},
+                    (const int[]){PACT_ON_CORES, PACT_ON_GPUS}, 2, &k, err))
             return FALSE;
-        }
-        s->ranks_on = !strcmp(v, "gpus") ? PACT_ON_GPUS : PACT_ON_CORES;
+        s->ranks_on = (pact_ranks_on)k;
     }
     if ((v = get(f, "rails"))) {
-        if (strcmp(v, "sharing") && strcmp(v, "binding")) {
-            w = what(f, "rails");
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected sharing or binding", w, v);
+        if (!choose(f, "rails", v, (const char *const[]){"sharing", "binding"},
+                    (const int[]){PACT_RAILS_SHARING, PACT_RAILS_BINDING}, 2, &k, err))
             return FALSE;
-        }
-        s->rails = !strcmp(v, "binding") ? PACT_RAILS_BINDING : PACT_RAILS_SHARING;
+        s->rails = k;
     }
     if ((v = get(f, "mapping"))) {
         w = what(f, "mapping");
@@ -409,17 +425,10 @@ static gboolean common(GHashTable *f, pact_sweep *s, GError **err)
         }
     }
     if ((v = get(f, "engine"))) {
-        if (!strcmp(v, "smpi"))
-            s->engine = PACT_ENGINE_SMPI;
-        else if (!strcmp(v, "model"))
-            s->engine = PACT_ENGINE_MODEL;
-        else if (!strcmp(v, "replay"))
-            s->engine = PACT_ENGINE_REPLAY;
-        else {
-            w = what(f, "engine");
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected smpi, replay or model", w, v);
+        if (!choose(f, "engine", v, (const char *const[]){"smpi", "replay", "model"},
+                    (const int[]){PACT_ENGINE_SMPI, PACT_ENGINE_REPLAY, PACT_ENGINE_MODEL}, 3, &k, err))
             return FALSE;
-        }
+        s->engine = (pact_engine)k;
     }
     if ((v = get(f, "reps")) && !parse_int(f, "reps", v, 1, &s->reps, err))
         return FALSE;
@@ -506,15 +515,11 @@ gboolean pact_experiment_build(GHashTable *f, pact_experiment *e, GError **err)
     if ((v = get(f, "jobs")) && !parse_int(f, "jobs", v, 1, &e->jobs, &e2))
         goto fail;
     if ((v = get(f, "batch"))) {
-        int b = -1;
-        for (guint i = 0; i < G_N_ELEMENTS(batch_names); i++)
-            if (!strcmp(v, batch_names[i]))
-                b = (int)i;
-        if (b < 0) {
-            w = what(f, "batch");
-            g_set_error(&e2, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected alg, size or cell", w, v);
+        int b;
+        if (!choose(f, "batch", v, batch_names,
+                    (const int[]){PACT_BATCH_ALG, PACT_BATCH_SIZE, PACT_BATCH_CELL},
+                    G_N_ELEMENTS(batch_names), &b, &e2))
             goto fail;
-        }
         e->batch = (pact_batch)b;
     }
     if ((v = get(f, "shard"))) {
