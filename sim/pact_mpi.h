@@ -32,8 +32,18 @@ typedef struct {
     int no_compute;       /* skip local reductions and copies (timing-only runs on folded payloads) */
 } pact_exec_ctx;
 
+/* A schedule prepared for running many times (exec.c): compact operations, successor lists and the
+ * scratch arrays of a run, so that a run allocates nothing.  It copies what it needs: the schedule may
+ * change or go afterwards. */
+typedef struct pact_plan pact_plan;
+int pact_plan_new(const pact_sched *s, pact_plan **out);
+void pact_plan_free(pact_plan *p);
+
 /* Runs one rank's schedule to completion.  Operations start as soon as their dependencies have
- * completed, in schedule order among those ready at once; sends and receives are nonblocking. */
+ * completed, in schedule order among those ready at once; sends and receives are nonblocking; when
+ * nothing is ready the rank waits for the request its lowest-numbered blocked operation needs (exec.c). */
+int pact_plan_run(pact_plan *p, pact_exec_ctx *x);
+/* pact_plan_new, pact_plan_run, pact_plan_free. */
 int pact_exec(const pact_sched *s, pact_exec_ctx *x);
 
 /* Charges `seconds` of simulated compute (SMPI); a no-op on real machines. */

@@ -18,16 +18,16 @@
  *     with %r prints the simulated clock at that moment to any precision.  init, finalize and that log
  *     cost no simulated time, so the clock is the last rank's exit.
  *
- * The linearization.  The executor posts every ready operation at once (sends and receives nonblocking,
- * reductions in turn, schedule order among ready ones) and then blocks in MPI_Waitsome.  A trace cannot say
- * "wait for any", so each rank's trace is written by running the executor's own loop (same ready heap, same
- * release rule) with one change: when nothing is ready, it waits for ONE request, the posted dependency
- * (earliest posted) of the lowest-numbered operation still blocked.  Builders emit operations in the order
- * the library code they follow posts and waits, so this is the order in which the executor needs them; a
- * wait that returns later than another request only costs time if that other request alone would have let
- * an operation start earlier, which the classic schedules never do.  Waits respect SimGrid's per-key FIFO:
- * when an older request shares the (source, destination, tag) key, that one is waited for first (MPI's
- * non-overtaking rule completes it first anyway).  Requests nothing depends on go to one final waitall.
+ * The linearization.  The executor (exec.c) posts every ready operation (sends and receives nonblocking,
+ * reductions in turn, schedule order among ready ones) and, when nothing is ready, waits for ONE request:
+ * the posted dependency (earliest posted) of the lowest-numbered operation still blocked, or an older
+ * request of the same (source, destination, tag), which MPI's non-overtaking rule completes first anyway.
+ * Each rank's trace is written by running that same loop (same ready heap, same release rule) with a
+ * "wait" for each such request.  Where the executor merges waits or calls (one MPI_Waitall for several
+ * requests, MPI_Send/Recv/Sendrecv for requests posted and waited together), it does so only when one
+ * wait at a time would let nothing start earlier, so the simulated times are the same.  SimGrid's "wait"
+ * pops the oldest request of its key, which is the request the executor waits for.  Requests nothing
+ * depends on go to one final waitall.
  */
 #include "pact_replay.h"
 
