@@ -125,7 +125,7 @@ bench-platforms: all
 
 # pact against Open MPI's same algorithm on 4 real ranks; simulation wall-clock against SMPI at 256 ranks.
 bench-real: all real
-	bash scripts/bench-real.sh | tee results/bench-real-$(shell date +%Y%m%d-%H%M%S).txt
+	bash scripts/bench-real.sh --rounds 5 | tee results/bench-real-$(shell date +%Y%m%d-%H%M%S).txt
 
 # How faithfully the driver imposes arrival patterns on real MPI: error per rank count, shape and skew (~1 min).
 bench-arrivals: all real

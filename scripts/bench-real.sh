@@ -2,20 +2,21 @@
 # Speed benchmarks of the classic library (make bench-real):
 #  1. real MPI: each pact algorithm against Open MPI's own implementation of the same algorithm, forced with
 #     --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_<collective>_algorithm <id>, on NP ranks of this
-#     machine, no arrival delay; per size the median d^ of REPS calls, per algorithm the median over sizes of
-#     pact/Open MPI and the worst size;
+#     machine, no arrival delay; per size the median d^ of REPS calls in each of ROUNDS rounds (pact and Open MPI
+#     alternate, so that both see the same load), per algorithm the median over sizes of pact/Open MPI and the
+#     worst size;
 #  2. simulation: wall-clock of simulating pact's algorithm against SMPI's built-in of the same algorithm at
 #     SIM_P ranks on generic32x32 (one smpirun each, REPS calls, timing-only payloads).
 #
-#   scripts/bench-real.sh [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--sim-procs 256]
+#   scripts/bench-real.sh [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--rounds 1] [--sim-procs 256]
 #                         [--sim-sizes 8,64K] [--only real|sim] [--colls allreduce,...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NP=4; SIZES=8,64,512,4K,32K,256K,2M,4M; REPS=15; SIM_P=256; SIM_SIZES=8,64K; ONLY=""
+NP=4; SIZES=8,64,512,4K,32K,256K,2M,4M; REPS=15; ROUNDS=1; SIM_P=256; SIM_SIZES=8,64K; ONLY=""
 COLLS=allreduce,reduce,bcast,alltoall,allgather
 while [ $# -gt 0 ]; do
     case "$1" in
-    --np) NP=$2; shift 2 ;; --sizes) SIZES=$2; shift 2 ;; --reps) REPS=$2; shift 2 ;;
+    --np) NP=$2; shift 2 ;; --sizes) SIZES=$2; shift 2 ;; --reps) REPS=$2; shift 2 ;; --rounds) ROUNDS=$2; shift 2 ;;
     --sim-procs) SIM_P=$2; shift 2 ;; --sim-sizes) SIM_SIZES=$2; shift 2 ;; --only) ONLY=$2; shift 2 ;;
     --colls) COLLS=$2; shift 2 ;;
     *) echo "bench-real.sh: unknown option $1" >&2; exit 2 ;;
@@ -39,7 +40,7 @@ plan() {
 }
 
 if [ "$ONLY" != sim ]; then
-    echo "== real MPI: pact vs Open MPI's same algorithm, $NP ranks, median d^ of $REPS calls, sizes $SIZES"
+    echo "== real MPI: pact vs Open MPI's same algorithm, $NP ranks, median d^ of $ROUNDS x $REPS calls, sizes $SIZES"
     printf '%-10s %-24s %5s %12s %12s  %s\n' coll algorithm ompi median_ratio worst_ratio worst_at
     for coll in ${COLLS//,/ }; do
         $PACT list algorithms --coll "$coll" --format csv | awk -F, 'NR > 1 && $3 != "" { print $2, $3 }' |
@@ -50,11 +51,16 @@ if [ "$ONLY" != sim ]; then
             fi
             plan "$coll" "$alg" "$sizes" "$REPS" >"$OUT/plan-$coll-$alg"
             plan "$coll" mpi "$sizes" "$REPS" >"$OUT/plan-$coll-mpi-$id"
-            mpirun.openmpi -np "$NP" --oversubscribe build/bin/pact-bench-mpi --plan "$OUT/plan-$coll-$alg" \
-                --out "$OUT/pact-$coll-$alg.csv" </dev/null >/dev/null
-            mpirun.openmpi -np "$NP" --oversubscribe --mca coll_tuned_use_dynamic_rules 1 \
-                --mca "coll_tuned_${coll}_algorithm" "$id" build/bin/pact-bench-mpi \
-                --plan "$OUT/plan-$coll-mpi-$id" --out "$OUT/ompi-$coll-$id.csv" </dev/null >/dev/null
+            : >"$OUT/pact-$coll-$alg.csv"; : >"$OUT/ompi-$coll-$id.csv"
+            for r in $(seq "$ROUNDS"); do # header once per file: the awk below counts files by it
+                mpirun.openmpi -np "$NP" --oversubscribe build/bin/pact-bench-mpi --plan "$OUT/plan-$coll-$alg" \
+                    --out "$OUT/round.csv" </dev/null >/dev/null
+                if [ "$r" = 1 ]; then cat "$OUT/round.csv"; else tail -n +2 "$OUT/round.csv"; fi >>"$OUT/pact-$coll-$alg.csv"
+                mpirun.openmpi -np "$NP" --oversubscribe --mca coll_tuned_use_dynamic_rules 1 \
+                    --mca "coll_tuned_${coll}_algorithm" "$id" build/bin/pact-bench-mpi \
+                    --plan "$OUT/plan-$coll-mpi-$id" --out "$OUT/round.csv" </dev/null >/dev/null
+                if [ "$r" = 1 ]; then cat "$OUT/round.csv"; else tail -n +2 "$OUT/round.csv"; fi >>"$OUT/ompi-$coll-$id.csv"
+            done
             awk -F, -v coll="$coll" -v alg="$alg" -v id="$id" -v sizes="$sizes" '
                 function median(arr, n,   i, j, t) {
                     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (arr[j] < arr[i]) { t = arr[i]; arr[i] = arr[j]; arr[j] = t }
