@@ -5,7 +5,9 @@
  * Each rank mirrors the MPI executor (sim/exec.c): it takes its ready operations in schedule order, posts
  * sends and receives at once, spends gamma*bytes on a reduction (nothing else happens on the rank
  * meanwhile, as smpi_execute blocks), and when nothing is ready waits for requests, taking all those
- * completed by then in posting order (MPI_Waitsome).  Messages pair up in posting order per
+ * completed by then in posting order (MPI_Waitsome semantics; the executor waits for the one request its
+ * lowest blocked operation needs, which starts every operation at the same moment for pact's schedules).
+ * Messages pair up in posting order per
  * (source, destination, tag), MPI's non-overtaking rule; the pairing channels are found once, when the
  * schedule set is prepared.
  *

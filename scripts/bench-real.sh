@@ -6,7 +6,8 @@
 #     alternate, so that both see the same load), per algorithm the median over sizes of pact/Open MPI and the
 #     worst size;
 #  2. simulation: wall-clock of simulating pact's algorithm against SMPI's built-in of the same algorithm at
-#     SIM_P ranks on generic32x32 (one smpirun each, REPS calls, timing-only payloads).
+#     SIM_P ranks on generic32x32 (one smpirun each, REPS calls, timing-only payloads), and, for scale, the
+#     same for scripts/smpi-ring-calls.c: Open MPI's ring allreduce reduced to its MPI calls.
 #
 #   scripts/bench-real.sh [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--rounds 1] [--sim-procs 256]
 #                         [--sim-sizes 8,64K] [--only real|sim] [--colls allreduce,...]
@@ -114,4 +115,16 @@ if [ "$ONLY" != real ]; then
             done
         done
     done
+    # What any application-level implementation of Open MPI's ring costs to simulate: its MPI calls alone.
+    if [[ ",$COLLS," == *,allreduce,* ]]; then
+        smpicc -O2 -o "$OUT/smpi-ring-calls" scripts/smpi-ring-calls.c 2>/dev/null
+        for s in ${SIM_SIZES//,/ }; do
+            [ $(( $(bytes "$s") / 8 )) -ge "$SIM_P" ] || continue # below, Open MPI's ring is recursive doubling
+            t0=$(date +%s.%N)
+            smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
+                "$OUT/smpi-ring-calls" $(( $(bytes "$s") / 8 )) "$REPS" </dev/null >/dev/null
+            t1=$(date +%s.%N)
+            awk -v b="$(bytes "$s")" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%-10s %-24s %-22s %9d %10.2f %10s %8s\n", "allreduce", "ring (calls only)", "scripts/smpi-ring-calls", b, t1 - t0, "-", "-" }'
+        done
+    fi
 fi

@@ -6,11 +6,11 @@
  *
  * A trace reproduces what the MPI executor (sim/exec.c) does under SMPI: the rank sleeps for its arrival
  * delay, then posts each operation once its dependencies have completed, in schedule order among those
- * ready at once, charges each reduction as gamma x bytes of compute, and waits for its requests.  The
- * executor learns completions dynamically (MPI_Waitsome); a trace is a static list, so sim/replay.c fixes a
- * waiting order ahead of time (see there).  Every algorithm of the registry replays to the smpi engine's d^
- * within 1e-9 (generic32x32 2x8, 4x4, 32x1; thor, cedar, shaheen2) where the bench driver's own traffic does
- * not disturb its measurement (tests/replay.sh says where it does).
+ * ready at once, charges each reduction as gamma x bytes of compute, and waits for its requests, one at a
+ * time, in the order sim/exec.c chooses (the request its lowest blocked operation needs); sim/replay.c writes
+ * that same order into the trace (see there).  Every algorithm of the registry replays to the smpi engine's
+ * d^ within 1e-9 (generic32x32 2x8, 4x4, 32x1; thor, cedar, shaheen2) where the bench driver's own traffic
+ * does not disturb its measurement (tests/replay.sh says where it does).
  */
 #ifndef PACT_REPLAY_H
 #define PACT_REPLAY_H
