@@ -137,3 +137,14 @@ sim_replay_vs_smpi() {
                  END { printf "%d cells, worst relative difference %.3g\n", n, worst; exit (n != 24 || bad > 0) }'
 }
 check "pact sim --engine replay agrees with smpi within 0.1% (24 cells, 16 ranks)" sim_replay_vs_smpi
+
+# Timing-only payloads are SMPI shared mallocs, one mapping per smpi/shared-malloc-blocksize: 16 ranks x
+# 128 MiB alltoall blocks (2 GiB buffers) are 65536 mappings at SMPI's 1 MiB, past vm.max_map_count, and SMPI
+# aborts ("Could not map folded virtual memory"); pact sim raises the block size so that the cell runs.
+sim_big_buffers() {
+    $PACT sim --nodes 1 --ppn 16 --coll alltoall --algs pairwise --sizes 128M --patterns no_delay --reps 1 \
+        -q --no-figures -o "$TMP/bigbuf" >/dev/null || return 1
+    grep -q -- "--cfg=smpi/shared-malloc-blocksize:" "$TMP/bigbuf/run/s0/smpirun-b0.log" || return 1
+    awk -F, 'NR == 2 { print $14, $16; exit !($16 == "ok" && $14 > 0) }' "$TMP/bigbuf/results.csv"
+}
+check "pact sim: 16 ranks x 128 MiB alltoall blocks fit SMPI's mappings" sim_big_buffers
