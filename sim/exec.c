@@ -74,6 +74,7 @@ struct pact_plan {
     uint32_t *posted;  /* operations in posting order */
     uint32_t *group;   /* the requests one wait is for */
     MPI_Request *reqs; /* an MPI_Waitall's */
+    MPI_Status *sts;   /* its statuses (not MPI_STATUSES_IGNORE: gcc 12 misreads MPICH's prototype) */
     size_t nheld;      /* the last nheld of posted[] are ready but not posted yet */
     pact_heap ready;
 };
@@ -89,6 +90,7 @@ void pact_plan_free(pact_plan *p)
     free(p->posted);
     free(p->group);
     free(p->reqs);
+    free(p->sts);
     free(p->ready.v);
     free(p);
 }
@@ -115,8 +117,9 @@ int pact_plan_new(const pact_sched *s, pact_plan **out)
     p->posted = malloc(m * sizeof(*p->posted));
     p->group = malloc(m * sizeof(*p->group));
     p->reqs = malloc(m * sizeof(*p->reqs));
+    p->sts = malloc(m * sizeof(*p->sts));
     p->ready.v = malloc(m * sizeof(*p->ready.v));
-    if (!p->v || !p->deps || !p->roots || !p->posted || !p->group || !p->reqs || !p->ready.v) {
+    if (!p->v || !p->deps || !p->roots || !p->posted || !p->group || !p->reqs || !p->sts || !p->ready.v) {
         free(pending);
         free(first);
         pact_plan_free(p);
@@ -271,7 +274,7 @@ static int wait_group(pact_plan *p, const pact_exec_ctx *x, size_t ng, size_t np
     } else {
         for (size_t k = 0; k < ng; k++)
             p->reqs[k] = v[g[k]].req;
-        PACT_MPI_CHECK(MPI_Waitall((int)ng, p->reqs, MPI_STATUSES_IGNORE));
+        PACT_MPI_CHECK(MPI_Waitall((int)ng, p->reqs, p->sts));
     }
 out:
     return rc;
@@ -386,7 +389,7 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
         if (v[p->posted[k]].state == POSTED)
             p->reqs[w++] = v[p->posted[k]].req;
     if (w > 0)
-        PACT_MPI_CHECK(MPI_Waitall((int)w, p->reqs, MPI_STATUSES_IGNORE));
+        PACT_MPI_CHECK(MPI_Waitall((int)w, p->reqs, p->sts));
 
 out:
     for (int b = 0; b < PACT_NBUF; b++)
