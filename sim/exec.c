@@ -203,18 +203,29 @@ static int one_waitall(pact_plan *p, const uint32_t *g, size_t ng, size_t head)
     return ok;
 }
 
+/* Where operation o reads (src) and writes (dst) in this call's buffers. */
+static inline char *src_of(const pact_exec_ctx *x, const node_t *o)
+{
+    return (char *)x->buf[o->sbuf] + o->soff;
+}
+
+static inline char *dst_of(const pact_exec_ctx *x, const node_t *o)
+{
+    return (char *)x->buf[o->dbuf] + o->doff;
+}
+
 /* Posts the requests ready since the last wait (posted[nposted - nheld..]), in order. */
 static int post_held(pact_plan *p, const pact_exec_ctx *x, size_t nposted)
 {
     int rc = PACT_OK;
     for (size_t k = nposted - p->nheld; k < nposted; k++) {
         node_t *o = &p->v[p->posted[k]];
-        char *b = (char *)x->buf[o->kind == PACT_OP_SEND ? o->sbuf : o->dbuf] +
-                  (o->kind == PACT_OP_SEND ? o->soff : o->doff);
         if (o->kind == PACT_OP_SEND)
-            PACT_MPI_CHECK(MPI_Isend(b, o->count, x->dtype, o->peer, x->tag + o->tag, x->comm, &o->req));
+            PACT_MPI_CHECK(
+                MPI_Isend(src_of(x, o), o->count, x->dtype, o->peer, x->tag + o->tag, x->comm, &o->req));
         else
-            PACT_MPI_CHECK(MPI_Irecv(b, o->count, x->dtype, o->peer, x->tag + o->tag, x->comm, &o->req));
+            PACT_MPI_CHECK(
+                MPI_Irecv(dst_of(x, o), o->count, x->dtype, o->peer, x->tag + o->tag, x->comm, &o->req));
     }
 out:
     p->nheld = 0;
@@ -240,29 +251,27 @@ static int wait_group(pact_plan *p, const pact_exec_ctx *x, size_t ng, size_t np
         if (same && ng == 1) {
             p->nheld = 0;
             if (a->kind == PACT_OP_SEND)
-                PACT_MPI_CHECK(MPI_Send((char *)x->buf[a->sbuf] + a->soff, a->count, x->dtype, a->peer,
-                                        x->tag + a->tag, x->comm));
+                PACT_MPI_CHECK(MPI_Send(src_of(x, a), a->count, x->dtype, a->peer, x->tag + a->tag, x->comm));
             else
-                PACT_MPI_CHECK(MPI_Recv((char *)x->buf[a->dbuf] + a->doff, a->count, x->dtype, a->peer,
-                                        x->tag + a->tag, x->comm, MPI_STATUS_IGNORE));
+                PACT_MPI_CHECK(MPI_Recv(dst_of(x, a), a->count, x->dtype, a->peer, x->tag + a->tag, x->comm,
+                                        MPI_STATUS_IGNORE));
             goto out;
         }
         if (same && a->kind == PACT_OP_SEND && b->kind == PACT_OP_RECV) {
             /* MPI_Sendrecv starts its send first (SMPI does, and SimGrid's clock can tell the order) */
             p->nheld = 0;
-            PACT_MPI_CHECK(MPI_Sendrecv((char *)x->buf[a->sbuf] + a->soff, a->count, x->dtype, a->peer,
-                                        x->tag + a->tag, (char *)x->buf[b->dbuf] + b->doff, b->count,
-                                        x->dtype, b->peer, x->tag + b->tag, x->comm, MPI_STATUS_IGNORE));
+            PACT_MPI_CHECK(MPI_Sendrecv(src_of(x, a), a->count, x->dtype, a->peer, x->tag + a->tag,
+                                        dst_of(x, b), b->count, x->dtype, b->peer, x->tag + b->tag, x->comm,
+                                        MPI_STATUS_IGNORE));
             goto out;
         }
         if (same && a->kind == PACT_OP_RECV && b->kind == PACT_OP_SEND) {
             /* receive first, as Open MPI's ompi_coll_base_sendrecv: Irecv, a blocking Send, Wait */
             node_t *r = &v[h[0]];
             p->nheld = 0;
-            PACT_MPI_CHECK(MPI_Irecv((char *)x->buf[r->dbuf] + r->doff, r->count, x->dtype, r->peer,
-                                     x->tag + r->tag, x->comm, &r->req));
-            PACT_MPI_CHECK(MPI_Send((char *)x->buf[b->sbuf] + b->soff, b->count, x->dtype, b->peer,
-                                    x->tag + b->tag, x->comm));
+            PACT_MPI_CHECK(
+                MPI_Irecv(dst_of(x, r), r->count, x->dtype, r->peer, x->tag + r->tag, x->comm, &r->req));
+            PACT_MPI_CHECK(MPI_Send(src_of(x, b), b->count, x->dtype, b->peer, x->tag + b->tag, x->comm));
             PACT_MPI_CHECK(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
             goto out;
         }
@@ -300,7 +309,6 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
             x->buf[b] = owned[b];
         }
     }
-    char *const *buf = (char *const *)x->buf;
 
     for (size_t i = 0; i < n; i++) {
         v[i].pending = v[i].pending0;
@@ -327,12 +335,11 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
                     goto out;
             if (o->kind == PACT_OP_REDUCE) {
                 if (computes)
-                    PACT_MPI_CHECK(MPI_Reduce_local(buf[o->sbuf] + o->soff, buf[o->dbuf] + o->doff, o->count,
-                                                    x->dtype, x->op));
+                    PACT_MPI_CHECK(MPI_Reduce_local(src_of(x, o), dst_of(x, o), o->count, x->dtype, x->op));
                 if (x->gamma > 0)
                     pact_charge(x->gamma * (double)((size_t)o->count * p->elem_size));
             } else if (o->kind == PACT_OP_COPY) {
-                char *d = buf[o->dbuf] + o->doff, *src = buf[o->sbuf] + o->soff;
+                char *d = dst_of(x, o), *src = src_of(x, o);
                 if (computes && d != src)
                     memcpy(d, src, (size_t)o->count * p->elem_size);
             }
@@ -395,15 +402,5 @@ out:
     for (int b = 0; b < PACT_NBUF; b++)
         free(owned[b]);
     memcpy(x->buf, buf_saved, sizeof(buf_saved));
-    return rc;
-}
-
-int pact_exec(const pact_sched *s, pact_exec_ctx *x)
-{
-    pact_plan *p = NULL;
-    int rc = pact_plan_new(s, &p);
-    if (rc == PACT_OK)
-        rc = pact_plan_run(p, x);
-    pact_plan_free(p);
     return rc;
 }

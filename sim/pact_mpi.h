@@ -43,8 +43,6 @@ void pact_plan_free(pact_plan *p);
  * completed, in schedule order among those ready at once; sends and receives are nonblocking; when
  * nothing is ready the rank waits for the request its lowest-numbered blocked operation needs (exec.c). */
 int pact_plan_run(pact_plan *p, pact_exec_ctx *x);
-/* pact_plan_new, pact_plan_run, pact_plan_free. */
-int pact_exec(const pact_sched *s, pact_exec_ctx *x);
 
 /* Charges `seconds` of simulated compute (SMPI); a no-op on real machines. */
 void pact_charge(double seconds);
