@@ -265,16 +265,6 @@ static int wait_group(pact_plan *p, const pact_exec_ctx *x, size_t ng, size_t np
                                         MPI_STATUS_IGNORE));
             goto out;
         }
-        if (same && a->kind == PACT_OP_RECV && b->kind == PACT_OP_SEND) {
-            /* receive first, as Open MPI's ompi_coll_base_sendrecv: Irecv, a blocking Send, Wait */
-            node_t *r = &v[h[0]];
-            p->nheld = 0;
-            PACT_MPI_CHECK(
-                MPI_Irecv(dst_of(x, r), r->count, x->dtype, r->peer, x->tag + r->tag, x->comm, &r->req));
-            PACT_MPI_CHECK(MPI_Send(src_of(x, b), b->count, x->dtype, b->peer, x->tag + b->tag, x->comm));
-            PACT_MPI_CHECK(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
-            goto out;
-        }
     }
     if ((rc = post_held(p, x, nposted)) != PACT_OK)
         goto out;
