@@ -23,7 +23,7 @@ HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.
 HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm
 
 # Schedule IR, registry and builders: plain C, compiled into host tools and rank binaries alike.
-SCHED_SRC := sim/sched.c sim/registry.c sim/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))
+SCHED_SRC := sim/sched.c sim/program.c sim/registry.c sim/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))
 RANK_DEPS = $(RANK_SRC) $(wildcard sim/*.h sim/coll/*.h sim/coll/*/*.inc)
 RANK_SRC := sim/bench.c sim/exec.c $(SCHED_SRC)
 HOST_SRC := $(SCHED_SRC) sim/dryrun.c sim/host.c sim/replay.c $(wildcard patterns/*.c) $(wildcard platforms/*.c) \
@@ -41,7 +41,7 @@ all: deps $(BIN)/pact sim
 deps:
 	@bash scripts/install-deps.sh
 
-sim: $(BIN)/pact-bench-smpi $(BIN)/pact-probe-smpi
+sim: $(BIN)/pact-bench-smpi $(BIN)/pact-smpi-clock.so $(BIN)/pact-probe-smpi
 real: deps $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich
 
 $(BUILD)/host/%.o: %.c | deps
@@ -76,6 +76,11 @@ $(BIN)/pact: $(BUILD)/host/cli/pact.o $(BUILD)/libpact-host.a
 $(BIN)/pact-bench-smpi: $(RANK_DEPS) | deps
 	@mkdir -p $(@D)
 	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -DPACT_SMPI -Isim -o $@ $(RANK_SRC) -lm
+
+# Preloaded into smpirun by pact (see the file): plain C, no SMPI headers.
+$(BIN)/pact-smpi-clock.so: sim/smpi_clock.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -fPIC -shared -o $@ $< -ldl
 
 $(BIN)/pact-probe-smpi: sim/probe.c | deps
 	@mkdir -p $(@D)
@@ -150,6 +155,7 @@ install: all real
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN)/pact $(BIN)/pact-bench-smpi $(BIN)/pact-probe-smpi $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich \
 	    $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BIN)/pact-smpi-clock.so $(DESTDIR)$(PREFIX)/bin/ # next to pact-bench-smpi, where pact looks
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

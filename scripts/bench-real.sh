@@ -9,17 +9,20 @@
 #     SIM_P ranks on generic32x32 (one smpirun each, REPS calls, timing-only payloads), and, for scale, the
 #     same for scripts/smpi-ring-calls.c: Open MPI's ring allreduce reduced to its MPI calls.
 #
+#     Both sides run pact-bench-smpi with build/bin/pact-smpi-clock.so preloaded, as `pact sim` runs it (it
+#     spares SMPI two system calls per MPI call; sim/smpi_clock.c); --no-clock runs both without it.
+#
 #   scripts/bench-real.sh [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--rounds 1] [--sim-procs 256]
-#                         [--sim-sizes 8,64K] [--only real|sim] [--colls allreduce,...]
+#                         [--sim-sizes 8,64K] [--only real|sim] [--colls allreduce,...] [--no-clock]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NP=4; SIZES=8,64,512,4K,32K,256K,2M,4M; REPS=15; ROUNDS=1; SIM_P=256; SIM_SIZES=8,64K; ONLY=""
+NP=4; SIZES=8,64,512,4K,32K,256K,2M,4M; REPS=15; ROUNDS=1; SIM_P=256; SIM_SIZES=8,64K; ONLY=""; CLOCK=1
 COLLS=allreduce,reduce,bcast,alltoall,allgather
 while [ $# -gt 0 ]; do
     case "$1" in
     --np) NP=$2; shift 2 ;; --sizes) SIZES=$2; shift 2 ;; --reps) REPS=$2; shift 2 ;; --rounds) ROUNDS=$2; shift 2 ;;
     --sim-procs) SIM_P=$2; shift 2 ;; --sim-sizes) SIM_SIZES=$2; shift 2 ;; --only) ONLY=$2; shift 2 ;;
-    --colls) COLLS=$2; shift 2 ;;
+    --colls) COLLS=$2; shift 2 ;; --no-clock) CLOCK=0; shift ;;
     *) echo "bench-real.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -83,7 +86,13 @@ if [ "$ONLY" != sim ]; then
 fi
 
 if [ "$ONLY" != real ]; then
+    preload=""
+    if [ "$CLOCK" = 1 ]; then
+        preload=$PWD/build/bin/pact-smpi-clock.so
+        [ -f "$preload" ] || { echo "bench-real.sh: $preload missing (make)" >&2; exit 1; }
+    fi
     echo "== simulation speed: wall-clock of simulating pact's algorithm / SMPI's same built-in, $SIM_P ranks, $REPS calls"
+    echo "   (LD_PRELOAD=${preload:-nothing} on both sides)"
     printf '%-10s %-24s %-22s %9s %10s %10s %8s\n' coll algorithm smpi bytes pact_s smpi_s ratio
     d="$OUT/plat"
     $PACT platform export generic32x32 --nodes $(( (SIM_P + 31) / 32 )) --ppn 32 -o "$d" >/dev/null
@@ -93,8 +102,8 @@ if [ "$ONLY" != real ]; then
         while read -r alg smpi params; do
             for s in ${SIM_SIZES//,/ }; do
                 n=$(( $(bytes "$s") / 8 ))
-                # P^2 concurrent flows: one simulated alltoall/allgather call takes minutes above 64 ranks
-                if [ "$coll" = alltoall ] || [ "$coll" = allgather ]; then
+                # P^2 flows at once: SimGrid's linear alltoall takes 8-10 min per call at 256 ranks and 8 B
+                if [ "$coll" = alltoall ] && [ "$alg" = linear ]; then
                     [ "$SIM_P" -le 64 ] || continue
                 fi
                 cfg=("--cfg=smpi/$coll:${smpi%%:*}")
@@ -102,11 +111,11 @@ if [ "$ONLY" != real ]; then
                 for kv in ${rest//:/ }; do cfg+=("--cfg=smpi/${kv%%=*}:${kv#*=}"); done
                 pparams=""; [ "$params" != - ] && pparams="--params ${params//:/,}"
                 t0=$(date +%s.%N)
-                smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
+                LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
                     build/bin/pact-bench-smpi --coll "$coll" --alg "$alg" $pparams --count "$n" --reps "$REPS" \
                     --timing-only </dev/null >/dev/null
                 t1=$(date +%s.%N)
-                smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") "${cfg[@]}" \
+                LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") "${cfg[@]}" \
                     build/bin/pact-bench-smpi --coll "$coll" --alg mpi --count "$n" --reps "$REPS" --timing-only \
                     </dev/null >/dev/null
                 t2=$(date +%s.%N)
@@ -121,7 +130,7 @@ if [ "$ONLY" != real ]; then
         for s in ${SIM_SIZES//,/ }; do
             [ $(( $(bytes "$s") / 8 )) -ge "$SIM_P" ] || continue # below, Open MPI's ring is recursive doubling
             t0=$(date +%s.%N)
-            smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
+            LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
                 "$OUT/smpi-ring-calls" $(( $(bytes "$s") / 8 )) "$REPS" </dev/null >/dev/null
             t1=$(date +%s.%N)
             awk -v b="$(bytes "$s")" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%-10s %-24s %-22s %9d %10.2f %10s %8s\n", "allreduce", "ring (calls only)", "scripts/smpi-ring-calls", b, t1 - t0, "-", "-" }'

@@ -35,6 +35,7 @@
 
 #ifdef PACT_SMPI
 #include <simgrid/actor.h>
+#include <xbt/config.h>
 #include <smpi/smpi.h>
 #endif
 
@@ -446,8 +447,6 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
             *why = "schedule builder failed";
             return rc;
         }
-        if ((rc = pact_plan_new(&k->sched, &k->plan)) != PACT_OK)
-            return rc;
     }
     k->send = balloc(b, ns * es);
     k->recv = balloc(b, nr * es);
@@ -467,6 +466,11 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
     for (int i = PACT_BUF_TMP0; i < PACT_NBUF; i++)
         if (k->sched.buf_count[i] > 0 && !(k->x.buf[i] = balloc(b, k->sched.buf_count[i] * es)))
             return PACT_ERR_NOMEM;
+    if (k->alg) {
+        int rc = pact_plan_new(&k->sched, &k->x, &k->plan);
+        if (rc != PACT_OK)
+            return rc;
+    }
     pact_sched_free(&k->sched); /* the plan has what the calls need: keep each rank's memory small */
     return PACT_OK;
 }
@@ -946,6 +950,10 @@ int main(int argc, char **argv)
     one.op = find_op("sum");
 
     MPI_Init(&argc, &argv);
+#ifdef PACT_SMPI
+    if (pact_smpi_clock_freeze && !sg_cfg_get_boolean("smpi/simulate-computation"))
+        pact_smpi_clock_freeze(1);
+#endif
     MPI_Comm_rank(b.comm, &b.rank);
     MPI_Comm_size(b.comm, &b.size);
     /* Once per process: under SMPI without privatization (pact_smpi_cfg) all ranks share these tables, and

@@ -32,19 +32,26 @@ typedef struct {
     int no_compute;       /* skip local reductions and copies (timing-only runs on folded payloads) */
 } pact_exec_ctx;
 
-/* A schedule prepared for running many times (exec.c): compact operations, successor lists and the
- * scratch arrays of a run, so that a run allocates nothing.  It copies what it needs: the schedule may
- * change or go afterwards. */
+/* A schedule prepared for running many times (exec.c): its MPI calls in order with their arguments, so
+ * that a run decides nothing and allocates nothing.  The calls depend on whether reductions and copies
+ * touch data (x->no_compute) and charge time (x->gamma > 0): a plan runs with a context that agrees on
+ * both.  It copies what it needs: the schedule may change or go afterwards. */
 typedef struct pact_plan pact_plan;
-int pact_plan_new(const pact_sched *s, pact_plan **out);
+int pact_plan_new(const pact_sched *s, const pact_exec_ctx *x, pact_plan **out);
 void pact_plan_free(pact_plan *p);
 
-/* Runs one rank's schedule to completion.  Operations start as soon as their dependencies have
- * completed, in schedule order among those ready at once; sends and receives are nonblocking; when
- * nothing is ready the rank waits for the request its lowest-numbered blocked operation needs (exec.c). */
+/* Runs one rank's schedule to completion: operations start once their dependencies have completed, in
+ * schedule order among those ready at once; when nothing is ready the rank waits for the request its
+ * lowest-numbered blocked operation needs (program.c). */
 int pact_plan_run(pact_plan *p, pact_exec_ctx *x);
 
 /* Charges `seconds` of simulated compute (SMPI); a no-op on real machines. */
 void pact_charge(double seconds);
+
+#ifdef PACT_SMPI
+/* Defined by pact-smpi-clock.so (smpi_clock.c) when smpirun preloads it, else NULL: with 1, the thread CPU
+ * clock SMPI reads around every MPI call stands still (only with smpi/simulate-computation off). */
+void pact_smpi_clock_freeze(int on) __attribute__((weak));
+#endif
 
 #endif

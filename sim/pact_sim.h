@@ -129,6 +129,34 @@ static inline size_t pact_op_bytes(const pact_sched *s, const pact_op *o)
     return (o->kind == PACT_OP_RECV ? o->dst.count : o->src.count) * s->elem_size;
 }
 
+/* ---- the program: a rank's MPI calls for one schedule, in order (program.c) -------------------- */
+
+/* POST: start the send or receive `op`; COMPUTE: run reduction or copy `op`; WAIT: wait for request `op`
+ * (joined: the next WAIT belongs to the same wait, nothing can start between them); WAITALL: wait for
+ * every request still outstanding (op unused). */
+typedef enum { PACT_ACT_POST, PACT_ACT_COMPUTE, PACT_ACT_WAIT, PACT_ACT_WAITALL } pact_act_kind;
+
+typedef struct {
+    uint32_t op;
+    uint8_t kind; /* pact_act_kind */
+    uint8_t joined;
+} pact_act;
+
+typedef struct {
+    pact_act *acts;
+    size_t nacts;
+    size_t nposts; /* requests posted */
+} pact_program;
+
+#define PACT_PROG_DATA 1u   /* reductions and copies touch data (not a timing-only run) */
+#define PACT_PROG_CHARGE 2u /* reductions charge simulated compute time (gamma > 0) */
+
+/* The executor's order of calls for schedule `s` (program.c says which).  A reduction or copy appears only
+ * when it does something under `flags`.  PACT_ERR_ARG: the schedule cannot run (a cycle through
+ * receives), *stalled is the first operation that cannot start. */
+int pact_program_build(const pact_sched *s, unsigned flags, pact_program *g, size_t *stalled);
+void pact_program_free(pact_program *g);
+
 /* ---- algorithms -------------------------------------------------------------------------------- */
 
 /* Restrictions, checked in one place (pact_build) before a builder runs. */

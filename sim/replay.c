@@ -18,16 +18,12 @@
  *     with %r prints the simulated clock at that moment to any precision.  init, finalize and that log
  *     cost no simulated time, so the clock is the last rank's exit.
  *
- * The linearization.  The executor (exec.c) posts every ready operation (sends and receives nonblocking,
- * reductions in turn, schedule order among ready ones) and, when nothing is ready, waits for ONE request:
- * the posted dependency (earliest posted) of the lowest-numbered operation still blocked, or an older
- * request of the same (source, destination, tag), which MPI's non-overtaking rule completes first anyway.
- * Each rank's trace is written by running that same loop (same ready heap, same release rule) with a
- * "wait" for each such request.  Where the executor merges waits or calls (one MPI_Waitall for several
- * requests, MPI_Send/Recv/Sendrecv for requests posted and waited together), it does so only when one
- * wait at a time would let nothing start earlier, so the simulated times are the same.  SimGrid's "wait"
- * pops the oldest request of its key, which is the request the executor waits for.  Requests nothing
- * depends on go to one final waitall.
+ * The linearization.  A rank's trace is its program (program.c), the same order of posts, reductions
+ * and waits the executor (exec.c) turns into MPI calls, written one request at a time.  Where the
+ * executor merges calls (one MPI_Waitall for a joined wait, MPI_Send/Recv/Sendrecv for a post and the
+ * wait that follows it), nothing can start between the calls it merges, so the simulated times are the
+ * same.  SimGrid's "wait" pops the oldest request of its key, which is the request the program waits
+ * for.  Requests nothing depends on go to one final waitall.
  */
 #include "pact_replay.h"
 
@@ -41,14 +37,11 @@
 
 #include <glib/gstdio.h>
 
-#include "heap.h"
 #include "pact_host.h"
 #include "pact_platforms.h"
 
 #define TAG_BASE 100 /* the bench driver's base tag (pact_exec_ctx.tag), so SMPI sees the same tags */
 #define CLOCK_MARK "PACT_CLOCK="
-
-enum { UNRELEASED, POSTED, DONE };
 
 /* ---- the algorithm spec ---------------------------------------------------------------------------- */
 
@@ -128,133 +121,39 @@ static gboolean smpi_exec_params(double *speed, double *thresh, GError **err)
 
 /* ---- one rank's trace ------------------------------------------------------------------------------- */
 
-/* Requests posted and not yet waited for that share one (source, destination, tag), oldest first. */
-typedef struct {
-    uint32_t head, tail;
-} fifo_t;
-
-typedef struct {
-    const pact_sched *s;
-    FILE *f;
-    double gamma, speed, thresh;
-    uint32_t *pending, *first, *succ;
-    uint8_t *state;
-    uint32_t *seq;    /* posting order of requests */
-    uint32_t *next;   /* next request of the same key */
-    uint32_t *slot;   /* fifo of a request */
-    GHashTable *keys; /* key -> fifo index + 1 */
-    GArray *fifos;
-    pact_heap ready;
-    size_t outstanding;
-} lin_t;
-
-#define NONE UINT32_MAX
-
 static int op_tag(const pact_op *o)
 {
     return TAG_BASE + o->tag;
 }
 
-/* SimGrid's key of a request: (source, destination, tag); a message to oneself shares it both ways. */
-static guint64 op_key(const pact_sched *s, const pact_op *o)
+/* Writes the program of one schedule as trace actions: what the executor calls, one request at a time. */
+static void write_actions(FILE *f, const pact_sched *s, const pact_program *g, double gamma, double speed,
+                          double thresh)
 {
-    guint64 recv = o->kind == PACT_OP_RECV && o->peer != s->rank;
-    return ((guint64)(uint32_t)o->peer << 33) | (recv << 32) | (uint32_t)op_tag(o);
-}
-
-static void post(lin_t *L, uint32_t i, uint32_t seq)
-{
-    const pact_op *o = &L->s->ops[i];
-    guint64 k = op_key(L->s, o);
-    gpointer v = g_hash_table_lookup(L->keys, &k);
-    if (!v) {
-        fifo_t q = {NONE, NONE};
-        g_array_append_val(L->fifos, q);
-        guint64 *kp = g_new(guint64, 1);
-        *kp = k;
-        v = GUINT_TO_POINTER(L->fifos->len);
-        g_hash_table_insert(L->keys, kp, v);
-    }
-    fifo_t *q = &g_array_index(L->fifos, fifo_t, GPOINTER_TO_UINT(v) - 1);
-    L->slot[i] = GPOINTER_TO_UINT(v) - 1;
-    L->next[i] = NONE;
-    if (q->tail == NONE)
-        q->head = i;
-    else
-        L->next[q->tail] = i;
-    q->tail = i;
-    L->state[i] = POSTED;
-    L->seq[i] = seq;
-    L->outstanding++;
-    fprintf(L->f, "%d %s %d %d %zu\n", L->s->rank, o->kind == PACT_OP_SEND ? "isend" : "irecv", o->peer,
-            op_tag(o), pact_op_bytes(L->s, o));
-}
-
-/* Waits for the oldest request of i's key (i itself unless an older one shares it); returns the one done. */
-static uint32_t wait_for(lin_t *L, uint32_t i)
-{
-    fifo_t *q = &g_array_index(L->fifos, fifo_t, L->slot[i]);
-    uint32_t h = q->head;
-    const pact_op *o = &L->s->ops[h];
-    int me = L->s->rank;
-    q->head = L->next[h];
-    if (q->head == NONE)
-        q->tail = NONE;
-    fprintf(L->f, "%d wait %d %d %d\n", me, o->kind == PACT_OP_SEND ? me : o->peer,
-            o->kind == PACT_OP_SEND ? o->peer : me, op_tag(o));
-    L->state[h] = DONE;
-    L->outstanding--;
-    return h;
-}
-
-/* Runs the executor's loop on one schedule, writing actions instead of calling MPI. */
-static gboolean linearize(lin_t *L, GError **err)
-{
-    const pact_sched *s = L->s;
-    const size_t n = s->nops;
-    uint32_t seq = 0;
-    size_t cursor = 0;
-    for (size_t i = 0; i < n; i++)
-        if (L->pending[i] == 0)
-            pact_heap_push(&L->ready, (uint32_t)i);
-    for (;;) {
-        while (L->ready.n > 0) {
-            uint32_t i = pact_heap_pop(&L->ready);
-            const pact_op *o = &s->ops[i];
-            if (o->kind == PACT_OP_SEND || o->kind == PACT_OP_RECV) {
-                post(L, i, seq++);
-                continue;
-            }
-            if (o->kind == PACT_OP_REDUCE) { /* pact_charge -> smpi_execute, to the same double */
-                double sec = L->gamma * (double)(o->src.count * s->elem_size);
-                if (sec > 0 && sec >= L->thresh)
-                    fprintf(L->f, "%d compute %.17g\n", s->rank, sec * L->speed);
-            }
-            L->state[i] = DONE;
-            pact_release(&L->ready, L->pending, L->first, L->succ, i);
-        }
-        while (cursor < n && L->state[cursor] != UNRELEASED)
-            cursor++;
-        if (cursor == n)
+    const int me = s->rank;
+    for (size_t k = 0; k < g->nacts; k++) {
+        const pact_act *t = &g->acts[k];
+        const pact_op *o = t->kind == PACT_ACT_WAITALL ? NULL : &s->ops[t->op];
+        switch (t->kind) {
+        case PACT_ACT_POST:
+            fprintf(f, "%d %s %d %d %zu\n", me, o->kind == PACT_OP_SEND ? "isend" : "irecv", o->peer,
+                    op_tag(o), pact_op_bytes(s, o));
             break;
-        /* The lowest-numbered blocked operation: every dependency it still lacks is a posted request (one
-         * not yet released would have a lower number). */
-        uint32_t best = NONE;
-        const uint32_t *d = pact_op_deps(s, cursor);
-        for (uint32_t k = 0; k < s->ops[cursor].ndeps; k++)
-            if (L->state[d[k]] == POSTED && (best == NONE || L->seq[d[k]] < L->seq[best]))
-                best = d[k];
-        if (best == NONE) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "rank %d: schedule stalled at operation %zu of %zu", s->rank, cursor, n);
-            return FALSE;
+        case PACT_ACT_COMPUTE: { /* pact_charge -> smpi_execute, to the same double */
+            double sec = gamma * (double)(o->src.count * s->elem_size);
+            if (o->kind == PACT_OP_REDUCE && sec > 0 && sec >= thresh)
+                fprintf(f, "%d compute %.17g\n", me, sec * speed);
+            break;
         }
-        uint32_t h = wait_for(L, best);
-        pact_release(&L->ready, L->pending, L->first, L->succ, h);
+        case PACT_ACT_WAIT: /* SimGrid pops the oldest request of the key: the program waits for that one */
+            fprintf(f, "%d wait %d %d %d\n", me, o->kind == PACT_OP_SEND ? me : o->peer,
+                    o->kind == PACT_OP_SEND ? o->peer : me, op_tag(o));
+            break;
+        case PACT_ACT_WAITALL:
+            fprintf(f, "%d waitall\n", me);
+            break;
+        }
     }
-    if (L->outstanding > 0)
-        fprintf(L->f, "%d waitall\n", s->rank);
-    return TRUE;
 }
 
 /* Writes path (through path.tmp, then a rename) with rank's actions. */
@@ -263,57 +162,43 @@ static gboolean write_rank(const pact_sched *s, double delay, double gamma, doub
 {
     gboolean ok = FALSE;
     g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
-    lin_t L = {.s = s, .gamma = gamma, .speed = speed, .thresh = thresh};
-    const size_t n = s->nops;
-    int saved = 0;
-    if (pact_sched_successors(s, &L.pending, &L.first, &L.succ) != PACT_OK) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "rank %d: out of memory", s->rank);
+    pact_program g = {0};
+    FILE *f = NULL;
+    size_t stalled = 0;
+    int saved = 0, rc = pact_program_build(s, gamma > 0 ? PACT_PROG_CHARGE : 0, &g, &stalled);
+    if (rc != PACT_OK) {
+        if (rc == PACT_ERR_ARG)
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "rank %d: schedule stalled at operation %zu of %zu", s->rank, stalled, s->nops);
+        else
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "rank %d: out of memory", s->rank);
         goto out;
     }
-    L.state = g_new0(uint8_t, n + 1);
-    L.seq = g_new(uint32_t, n + 1);
-    L.next = g_new(uint32_t, n + 1);
-    L.slot = g_new(uint32_t, n + 1);
-    L.ready.v = g_new(uint32_t, n + 1);
-    L.keys = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
-    L.fifos = g_array_new(FALSE, FALSE, sizeof(fifo_t));
-    if (!(L.f = fopen(tmp, "w"))) {
+    if (!(f = fopen(tmp, "w"))) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s: %s", tmp, g_strerror(errno));
         goto out;
     }
-    setvbuf(L.f, NULL, _IOFBF, 1 << 20);
-    fprintf(L.f, "%d init\n", s->rank);
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    fprintf(f, "%d init\n", s->rank);
     if (delay > 0)
-        fprintf(L.f, "%d sleep %.17g\n", s->rank, delay);
-    if (!linearize(&L, err))
-        goto out;
-    fprintf(L.f, "%d finalize\n", s->rank);
-    saved = ferror(L.f) ? errno : 0;
-    if (fclose(L.f) != 0 && !saved)
+        fprintf(f, "%d sleep %.17g\n", s->rank, delay);
+    write_actions(f, s, &g, gamma, speed, thresh);
+    fprintf(f, "%d finalize\n", s->rank);
+    saved = ferror(f) ? errno : 0;
+    if (fclose(f) != 0 && !saved)
         saved = errno ? errno : EIO;
-    L.f = NULL;
+    f = NULL;
     if (saved || g_rename(tmp, path) != 0) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s: %s", path, g_strerror(saved ? saved : errno));
         goto out;
     }
     ok = TRUE;
 out:
-    if (L.f)
-        fclose(L.f);
+    if (f)
+        fclose(f);
     if (!ok)
         g_remove(tmp);
-    free(L.pending);
-    free(L.first);
-    free(L.succ);
-    g_free(L.state);
-    g_free(L.seq);
-    g_free(L.next);
-    g_free(L.slot);
-    g_free(L.ready.v);
-    if (L.keys)
-        g_hash_table_unref(L.keys);
-    if (L.fifos)
-        g_array_unref(L.fifos);
+    pact_program_free(&g);
     return ok;
 }
 

@@ -148,3 +148,41 @@ sim_big_buffers() {
     awk -F, 'NR == 2 { print $14, $16; exit !($16 == "ok" && $14 > 0) }' "$TMP/bigbuf/results.csv"
 }
 check "pact sim: 16 ranks x 128 MiB alltoall blocks fit SMPI's mappings" sim_big_buffers
+
+# pact-smpi-clock.so (sim/smpi_clock.c): once frozen, the thread CPU clock stands still and every other clock
+# runs; without the freeze call nothing changes.  pact sim preloads it into smpirun, and the simulated times
+# are those of a run without it (SMPI only reads that clock when smpi/simulate-computation is on).
+sim_cpu_clock() {
+    local lib
+    lib="$(cd "$(dirname "$PACT")" && pwd)/pact-smpi-clock.so"
+    cat >"$TMP/clk.c" <<'EOF2'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <time.h>
+static double now(clockid_t c) { struct timespec t; clock_gettime(c, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+static void spin(void) { volatile double x = 0; for (long i = 0; i < 20000000; i++) x += i; }
+int main(void)
+{
+    void (*freeze)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "pact_smpi_clock_freeze");
+    double c0 = now(CLOCK_THREAD_CPUTIME_ID); spin(); double c1 = now(CLOCK_THREAD_CPUTIME_ID);
+    if (freeze) freeze(1);
+    double f0 = now(CLOCK_THREAD_CPUTIME_ID), m0 = now(CLOCK_MONOTONIC); spin();
+    double f1 = now(CLOCK_THREAD_CPUTIME_ID), m1 = now(CLOCK_MONOTONIC);
+    printf("%d %d %d %d\n", freeze != NULL, c1 > c0, f1 > f0, m1 > m0);
+    return 0;
+}
+EOF2
+    cc -O2 -o "$TMP/clk" "$TMP/clk.c" -ldl || return 1
+    [ "$("$TMP/clk")" = "0 1 1 1" ] || return 1
+    [ "$(LD_PRELOAD=$lib "$TMP/clk")" = "1 1 0 1" ] || return 1
+    local a=(--nodes 2 --ppn 4 --coll allreduce,reduce --algs ring,rabenseifner,binomial,pipeline --sizes 8,64K
+        --patterns no_delay,random --reps 2 -q --no-figures)
+    $PACT sim "${a[@]}" -o "$TMP/clk-on" >/dev/null || return 1
+    grep -q "^\$ LD_PRELOAD='$lib' smpirun" "$TMP/clk-on/run/s0/smpirun-b0.log" || return 1
+    mkdir -p "$TMP/clk-bin" && cp "$(dirname "$PACT")/pact-bench-smpi" "$TMP/clk-bin/" || return 1
+    PACT_BENCH_SMPI=$TMP/clk-bin/pact-bench-smpi $PACT sim "${a[@]}" -o "$TMP/clk-off" >/dev/null || return 1
+    if grep -q LD_PRELOAD "$TMP/clk-off/run/s0/smpirun-b0.log"; then return 1; fi
+    cmp "$TMP/clk-on/results.csv" "$TMP/clk-off/results.csv"
+}
+check "pact-smpi-clock.so stops the thread CPU clock only; pact sim with it = without it" sim_cpu_clock
