@@ -294,62 +294,55 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
     const int tag = x->tag;
     const size_t es = p->elem_size;
     MPI_Request *reqs = p->reqs, *next = p->reqs; /* nonblocking posts take the requests in order */
-    const ins_t *c = p->ins, *const e = p->ins + p->nins;
-    ins_t cur = c < e ? *c : (ins_t){0};
-    while (c < e) {
-        /* The record after this call is read before it: the rank's memory is cold whenever SMPI resumes
-         * it, and that miss then overlaps the call instead of following it. */
-        const int pair = cur.code == I_SENDRECV || cur.code == I_REDUCE || cur.code == I_COPY;
-        const ins_t *const after = c + 1 + pair, *const r = &c[1]; /* r: the second record of a pair */
-        const ins_t nxt = after < e ? *after : (ins_t){0};
-        switch (cur.code) {
+    for (const ins_t *c = p->ins, *const e = p->ins + p->nins; c < e; c++) {
+        const ins_t *const r = &c[1]; /* the second record of SENDRECV, REDUCE and COPY */
+        switch (c->code) {
         case I_ISEND:
             PACT_MPI_CHECK(
-                MPI_Isend(at(base, &cur, es), (int)cur.count, dt, cur.peer, tag + cur.tag, comm, next++));
+                MPI_Isend(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag, comm, next++));
             break;
         case I_IRECV:
             PACT_MPI_CHECK(
-                MPI_Irecv(at(base, &cur, es), (int)cur.count, dt, cur.peer, tag + cur.tag, comm, next++));
+                MPI_Irecv(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag, comm, next++));
             break;
         case I_SEND:
-            PACT_MPI_CHECK(MPI_Send(at(base, &cur, es), (int)cur.count, dt, cur.peer, tag + cur.tag, comm));
+            PACT_MPI_CHECK(MPI_Send(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag, comm));
             break;
         case I_RECV:
-            PACT_MPI_CHECK(MPI_Recv(at(base, &cur, es), (int)cur.count, dt, cur.peer, tag + cur.tag, comm,
-                                    MPI_STATUS_IGNORE));
+            PACT_MPI_CHECK(
+                MPI_Recv(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag, comm, MPI_STATUS_IGNORE));
             break;
         case I_SENDRECV: {
-            PACT_MPI_CHECK(MPI_Sendrecv(at(base, &cur, es), (int)cur.count, dt, cur.peer, tag + cur.tag,
+            PACT_MPI_CHECK(MPI_Sendrecv(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag,
                                         at(base, r, es), (int)r->count, dt, r->peer, tag + r->tag, comm,
                                         MPI_STATUS_IGNORE));
             break;
         }
         case I_REDUCE: {
             if (p->flags & PACT_PROG_DATA)
-                PACT_MPI_CHECK(
-                    MPI_Reduce_local(at(base, &cur, es), at(base, r, es), (int)cur.count, dt, x->op));
+                PACT_MPI_CHECK(MPI_Reduce_local(at(base, c, es), at(base, r, es), (int)c->count, dt, x->op));
             if (p->flags & PACT_PROG_CHARGE)
-                pact_charge(x->gamma * (double)((size_t)cur.count * es));
+                pact_charge(x->gamma * (double)((size_t)c->count * es));
             break;
         }
         case I_COPY: {
-            char *src = at(base, &cur, es), *dst = at(base, r, es);
+            char *src = at(base, c, es), *dst = at(base, r, es);
             if (dst != src)
-                memcpy(dst, src, (size_t)cur.count * es);
+                memcpy(dst, src, (size_t)c->count * es);
             break;
         }
         case I_WAIT:
-            PACT_MPI_CHECK(MPI_Wait(&reqs[cur.arg], MPI_STATUS_IGNORE));
+            PACT_MPI_CHECK(MPI_Wait(&reqs[c->arg], MPI_STATUS_IGNORE));
             break;
         case I_WAITALL: {
-            const uint32_t *w = &p->waits[cur.arg];
+            const uint32_t *w = &p->waits[c->arg];
 #ifdef PACT_SMPI
-            for (uint32_t k = 0; k < cur.count; k++)
+            for (uint32_t k = 0; k < c->count; k++)
                 PACT_MPI_CHECK(MPI_Wait(&reqs[w[k]], MPI_STATUS_IGNORE));
 #else
-            for (uint32_t k = 0; k < cur.count; k++)
+            for (uint32_t k = 0; k < c->count; k++)
                 p->tmp[k] = reqs[w[k]];
-            PACT_MPI_CHECK(MPI_Waitall((int)cur.count, p->tmp, p->sts));
+            PACT_MPI_CHECK(MPI_Waitall((int)c->count, p->tmp, p->sts));
 #endif
             break;
         }
@@ -357,8 +350,8 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
             rc = PACT_ERR_ARG;
             goto out;
         }
-        c = after;
-        cur = nxt;
+        if (c->code == I_SENDRECV || c->code == I_REDUCE || c->code == I_COPY)
+            c++;
     }
 out:
     for (int b = 0; b < PACT_NBUF; b++)

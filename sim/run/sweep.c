@@ -604,9 +604,8 @@ static gboolean launch(batch_t *b, GError **err)
     g_strfreev(envp);
     g_autofree char *cmdline = g_strjoinv(" ", (char **)argv->pdata);
     g_ptr_array_unref(argv);
-    g_autofree char *log =
-        g_strdup_printf("$ %s%s%s%s\n%s%s", preload ? "LD_PRELOAD='" : "", preload ? preload : "",
-                        preload ? "' " : "", cmdline, sout ? sout : "", serr ? serr : "");
+    g_autofree char *env = preload ? g_strdup_printf("LD_PRELOAD='%s' ", preload) : g_strdup("");
+    g_autofree char *log = g_strdup_printf("$ %s%s\n%s%s", env, cmdline, sout ? sout : "", serr ? serr : "");
     g_file_set_contents(log_path, log, -1, NULL);
     if (!ok) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot run smpirun: %s", e->message);
