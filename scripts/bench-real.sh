@@ -6,22 +6,25 @@
 #     alternate, so that both see the same load), per algorithm the median over sizes of pact/Open MPI and the
 #     worst size;
 #  2. simulation: wall-clock of simulating pact's algorithm against SMPI's built-in of the same algorithm at
-#     SIM_P ranks on generic32x32 (one smpirun each, REPS calls, timing-only payloads), and, for scale, the
-#     same for scripts/smpi-ring-calls.c: Open MPI's ring allreduce reduced to its MPI calls.
+#     SIM_P ranks on generic32x32 (one smpirun each, REPS calls, timing-only payloads; pact and SMPI alternate
+#     SIM_ROUNDS times and the medians are compared, since one run of either varies by 0.1-0.3 s on this
+#     machine), and, for scale, the same for scripts/smpi-ring-calls.c: Open MPI's ring allreduce reduced to
+#     its MPI calls.
 #
 #     Both sides run pact-bench-smpi with build/bin/pact-smpi-clock.so preloaded, as `pact sim` runs it (it
 #     spares SMPI two system calls per MPI call; sim/smpi_clock.c); --no-clock runs both without it.
 #
 #   scripts/bench-real.sh [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--rounds 1] [--sim-procs 256]
-#                         [--sim-sizes 8,64K] [--only real|sim] [--colls allreduce,...] [--no-clock]
+#                         [--sim-sizes 8,64K] [--sim-rounds 3] [--only real|sim] [--colls allreduce,...] [--no-clock]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NP=4; SIZES=8,64,512,4K,32K,256K,2M,4M; REPS=15; ROUNDS=1; SIM_P=256; SIM_SIZES=8,64K; ONLY=""; CLOCK=1
+NP=4; SIZES=8,64,512,4K,32K,256K,2M,4M; REPS=15; ROUNDS=1; SIM_P=256; SIM_SIZES=8,64K; SIM_ROUNDS=3; ONLY=""; CLOCK=1
 COLLS=allreduce,reduce,bcast,alltoall,allgather
 while [ $# -gt 0 ]; do
     case "$1" in
     --np) NP=$2; shift 2 ;; --sizes) SIZES=$2; shift 2 ;; --reps) REPS=$2; shift 2 ;; --rounds) ROUNDS=$2; shift 2 ;;
-    --sim-procs) SIM_P=$2; shift 2 ;; --sim-sizes) SIM_SIZES=$2; shift 2 ;; --only) ONLY=$2; shift 2 ;;
+    --sim-procs) SIM_P=$2; shift 2 ;; --sim-sizes) SIM_SIZES=$2; shift 2 ;; --sim-rounds) SIM_ROUNDS=$2; shift 2 ;;
+    --only) ONLY=$2; shift 2 ;;
     --colls) COLLS=$2; shift 2 ;; --no-clock) CLOCK=0; shift ;;
     *) echo "bench-real.sh: unknown option $1" >&2; exit 2 ;;
     esac
@@ -32,6 +35,15 @@ PACT=build/bin/pact
 
 bytes() { # size with suffix -> bytes
     local v=${1%[KMG]}; case $1 in *K) echo $((v * 1024)) ;; *M) echo $((v * 1048576)) ;; *) echo "$v" ;; esac
+}
+
+# wall VAR=VALUE... CMD...: runs CMD with the variables set, quietly, and prints its wall-clock seconds
+wall() {
+    local t0 t1
+    t0=$(date +%s.%N)
+    env "$@" </dev/null >/dev/null
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }
 
 # plan COLL ALG SIZES REPS -> plan file lines (double, sum, root 0, no pattern)
@@ -91,7 +103,8 @@ if [ "$ONLY" != real ]; then
         preload=$PWD/build/bin/pact-smpi-clock.so
         [ -f "$preload" ] || { echo "bench-real.sh: $preload missing (make)" >&2; exit 1; }
     fi
-    echo "== simulation speed: wall-clock of simulating pact's algorithm / SMPI's same built-in, $SIM_P ranks, $REPS calls"
+    echo "== simulation speed: wall-clock of simulating pact's algorithm / SMPI's same built-in, $SIM_P ranks, $REPS calls,"
+    echo "   median of $SIM_ROUNDS alternating runs each"
     echo "   (LD_PRELOAD=${preload:-nothing} on both sides)"
     printf '%-10s %-24s %-22s %9s %10s %10s %8s\n' coll algorithm smpi bytes pact_s smpi_s ratio
     d="$OUT/plat"
@@ -106,21 +119,33 @@ if [ "$ONLY" != real ]; then
                 if [ "$coll" = alltoall ] && [ "$alg" = linear ]; then
                     [ "$SIM_P" -le 64 ] || continue
                 fi
-                cfg=("--cfg=smpi/$coll:${smpi%%:*}")
-                rest=${smpi#*:}; [ "$rest" = "$smpi" ] && rest=""
+                # Open MPI's ring (and so its segmented ring) runs recursive doubling when count < P, and
+                # pact with it; SimGrid's lr runs reduce + bcast instead: compare what both run, SimGrid's rdb
+                ref=$smpi
+                if [ "$coll" = allreduce ] && [[ $alg == ring || $alg == segmented_ring ]] && [ "$n" -lt "$SIM_P" ]; then
+                    ref="rdb(count<P)"
+                fi
+                cfg=("--cfg=smpi/$coll:${ref%%[:(]*}")
+                rest=${ref#*:}; [ "$rest" = "$ref" ] && rest=""
                 for kv in ${rest//:/ }; do cfg+=("--cfg=smpi/${kv%%=*}:${kv#*=}"); done
                 pparams=""; [ "$params" != - ] && pparams="--params ${params//:/,}"
-                t0=$(date +%s.%N)
-                LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
-                    build/bin/pact-bench-smpi --coll "$coll" --alg "$alg" $pparams --count "$n" --reps "$REPS" \
-                    --timing-only </dev/null >/dev/null
-                t1=$(date +%s.%N)
-                LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") "${cfg[@]}" \
-                    build/bin/pact-bench-smpi --coll "$coll" --alg mpi --count "$n" --reps "$REPS" --timing-only \
-                    </dev/null >/dev/null
-                t2=$(date +%s.%N)
-                awk -v c="$coll" -v a="$alg" -v s="${smpi%%:*}" -v b="$(bytes "$s")" -v t0="$t0" -v t1="$t1" -v t2="$t2" \
-                    'BEGIN { printf "%-10s %-24s %-22s %9d %10.2f %10.2f %8.2f\n", c, a, s, b, t1 - t0, t2 - t1, (t1 - t0) / (t2 - t1) }'
+                pact_t=(); smpi_t=()
+                for r in $(seq "$SIM_ROUNDS"); do
+                    pact_t+=("$(wall LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" \
+                        $(cat "$d/smpi-cfg") build/bin/pact-bench-smpi --coll "$coll" --alg "$alg" $pparams --count "$n" \
+                        --reps "$REPS" --timing-only)")
+                    smpi_t+=("$(wall LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" \
+                        $(cat "$d/smpi-cfg") "${cfg[@]}" build/bin/pact-bench-smpi --coll "$coll" --alg mpi --count "$n" \
+                        --reps "$REPS" --timing-only)")
+                done
+                awk -v c="$coll" -v a="$alg" -v s="${ref%%:*}" -v b="$(bytes "$s")" -v p="${pact_t[*]}" -v q="${smpi_t[*]}" '
+                    function median(str,   v, n, i, j, t) {
+                        n = split(str, v, " ")
+                        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+                        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+                    }
+                    BEGIN { x = median(p); y = median(q)
+                            printf "%-10s %-24s %-22s %9d %10.2f %10.2f %8.2f\n", c, a, s, b, x, y, x / y }'
             done
         done
     done
@@ -129,11 +154,10 @@ if [ "$ONLY" != real ]; then
         smpicc -O2 -o "$OUT/smpi-ring-calls" scripts/smpi-ring-calls.c 2>/dev/null
         for s in ${SIM_SIZES//,/ }; do
             [ $(( $(bytes "$s") / 8 )) -ge "$SIM_P" ] || continue # below, Open MPI's ring is recursive doubling
-            t0=$(date +%s.%N)
-            LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") \
-                "$OUT/smpi-ring-calls" $(( $(bytes "$s") / 8 )) "$REPS" </dev/null >/dev/null
-            t1=$(date +%s.%N)
-            awk -v b="$(bytes "$s")" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%-10s %-24s %-22s %9d %10.2f %10s %8s\n", "allreduce", "ring (calls only)", "scripts/smpi-ring-calls", b, t1 - t0, "-", "-" }'
+            t=$(wall LD_PRELOAD=$preload smpirun -np "$SIM_P" -platform "$d/platform.xml" -hostfile "$d/hostfile" \
+                $(cat "$d/smpi-cfg") "$OUT/smpi-ring-calls" $(( $(bytes "$s") / 8 )) "$REPS")
+            printf '%-10s %-24s %-22s %9d %10.2f %10s %8s\n' allreduce "ring (calls only)" scripts/smpi-ring-calls \
+                "$(bytes "$s")" "$t" - -
         done
     fi
 fi

@@ -18,6 +18,13 @@
  * MPI_Waitall on real MPI; under SMPI it is one MPI_Wait per request, because SMPI's MPI_Waitall runs one
  * waitany per request over all of them (quadratic, and a simcall each), while its MPI_Wait of a finished
  * eager send returns without one.  The returns are the same: nothing starts between those waits.
+ *
+ * Under SMPI, a receive then a send that one wait completes (Open MPI's sendrecv step: Irecv, Send, Wait)
+ * is a PAIR of persistent requests, made on a plan's first run and reused: one MPI_Startall (receive
+ * first, as before) and one MPI_Waitall.  SMPI's price is per MPI call (argument checks, a trace record
+ * allocated and freed, actor look-ups), so two calls cost less than three (allgather neighbor 8 B at 256
+ * ranks: 1.15 -> 1.05 s for 6 calls).  Simulated times are the same: the requests start in the same order
+ * at the same moment, and the rank resumes when both have completed either way.
  */
 #include "pact_mpi.h"
 
@@ -39,8 +46,9 @@ void pact_charge(double seconds)
 #endif
 }
 
-/* The calls of a plan.  SENDRECV, REDUCE and COPY take a second record: the receive, the destination. */
-enum { I_ISEND, I_IRECV, I_SEND, I_RECV, I_SENDRECV, I_REDUCE, I_COPY, I_SECOND, I_WAIT, I_WAITALL };
+/* The calls of a plan.  SENDRECV, PAIR, REDUCE and COPY take a second record: the receive, the send, the
+ * destination. */
+enum { I_ISEND, I_IRECV, I_SEND, I_RECV, I_SENDRECV, I_PAIR, I_REDUCE, I_COPY, I_SECOND, I_WAIT, I_WAITALL };
 
 /* One call with its arguments, four to a cache line: a run reads them in sequence, and at 256 simulated
  * ranks the first record read after an MPI call misses the cache (perf, ring allreduce 64 KiB: the loop
@@ -62,16 +70,40 @@ struct pact_plan {
     size_t buf_count[PACT_NBUF];
     ins_t *ins;
     size_t nins;
-    uint32_t *waits;   /* the requests of the WAITALLs */
-    MPI_Request *reqs; /* by posting number of nonblocking posts */
-    MPI_Request *tmp;  /* one MPI_Waitall's */
-    MPI_Status *sts;   /* its statuses (not MPI_STATUSES_IGNORE: gcc 12 misreads MPICH's prototype) */
+    uint32_t *waits;        /* the requests of the WAITALLs */
+    MPI_Request *reqs;      /* by posting number of nonblocking posts */
+    MPI_Request *tmp;       /* one MPI_Waitall's */
+    MPI_Status *sts;        /* its statuses (not MPI_STATUSES_IGNORE: gcc 12 misreads MPICH's prototype) */
+    void *owned[PACT_NBUF]; /* scratch buffers the context did not give, kept for the next run */
+    /* SMPI: the PAIRs' persistent requests (receive, send), made by the first run for its buffers,
+     * communicator, datatype and tag, and made again when a run brings others */
+    size_t npairs;
+    MPI_Request *pers;
+    int bound;
+    char *bound_base[PACT_NBUF];
+    MPI_Comm bound_comm;
+    MPI_Datatype bound_dt;
+    int bound_tag;
 };
+
+/* Frees the PAIRs' persistent requests. */
+static void unbind(pact_plan *p)
+{
+    if (p->bound)
+        for (size_t k = 0; k < 2 * p->npairs; k++)
+            if (p->pers[k] != MPI_REQUEST_NULL)
+                MPI_Request_free(&p->pers[k]);
+    p->bound = 0;
+}
 
 void pact_plan_free(pact_plan *p)
 {
     if (!p)
         return;
+    unbind(p);
+    free(p->pers);
+    for (int b = 0; b < PACT_NBUF; b++)
+        free(p->owned[b]);
     free(p->ins);
     free(p->waits);
     free(p->reqs);
@@ -185,6 +217,16 @@ static void compile(compile_t *c, const pact_program *g, uint32_t *held, uint32_
                 post(c, held, nh - 2);
                 add(c, I_SENDRECV, held[nh - 2], 0);
                 add(c, I_SECOND, held[nh - 1], 1);
+#ifdef PACT_SMPI
+            } else if (ng == 2 && prev && prev->kind == PACT_OP_RECV && last->kind == PACT_OP_SEND &&
+                       in_group(grp, &ng, held[nh - 2], 0) && in_group(grp, &ng, held[nh - 1], 0)) {
+                /* a receive then a send, and the wait is for both: one MPI_Startall, one MPI_Waitall */
+                post(c, held, nh - 2);
+                add(c, I_PAIR, held[nh - 2], 0);
+                add(c, I_SECOND, held[nh - 1], 0);
+                c->p->npairs++;
+                ng = 0;
+#endif
             } else if (last && in_group(grp, &ng, held[nh - 1], 1)) {
                 post(c, held, nh - 1);
                 add(c, last->kind == PACT_OP_SEND ? I_SEND : I_RECV, held[nh - 1], 0);
@@ -252,6 +294,8 @@ int pact_plan_new(const pact_sched *s, const pact_exec_ctx *x, pact_plan **out)
     ins_t *ins = realloc(p->ins, (p->nins + 1) * sizeof(*p->ins));
     if (ins)
         p->ins = ins;
+    if (p->npairs && !(p->pers = malloc(2 * p->npairs * sizeof(*p->pers))))
+        rc = PACT_ERR_NOMEM;
 out:
     pact_program_free(&g);
     free(c.slot);
@@ -270,10 +314,40 @@ static inline char *at(char *const *base, const ins_t *c, size_t elem_size)
     return base[c->buf] + (size_t)c->arg * elem_size;
 }
 
+/* Makes the persistent requests of the PAIRs for these buffers and this communicator. */
+static int bind(pact_plan *p, char *const *base, const pact_exec_ctx *x)
+{
+    int rc = PACT_OK;
+    if (p->bound && !memcmp(p->bound_base, base, sizeof(p->bound_base)) && p->bound_comm == x->comm &&
+        p->bound_dt == x->dtype && p->bound_tag == x->tag)
+        return PACT_OK;
+    unbind(p);
+    for (size_t k = 0; k < 2 * p->npairs; k++)
+        p->pers[k] = MPI_REQUEST_NULL;
+    p->bound = 1;
+    MPI_Request *q = p->pers;
+    for (const ins_t *c = p->ins, *const e = p->ins + p->nins; c < e; c++) {
+        if (c->code != I_PAIR)
+            continue;
+        const ins_t *r = &c[1];
+        PACT_MPI_CHECK(MPI_Recv_init(at(base, c, p->elem_size), (int)c->count, x->dtype, c->peer,
+                                     x->tag + c->tag, x->comm, q++));
+        PACT_MPI_CHECK(MPI_Send_init(at(base, r, p->elem_size), (int)r->count, x->dtype, r->peer,
+                                     x->tag + r->tag, x->comm, q++));
+    }
+    memcpy(p->bound_base, base, sizeof(p->bound_base));
+    p->bound_comm = x->comm;
+    p->bound_dt = x->dtype;
+    p->bound_tag = x->tag;
+out:
+    if (rc != PACT_OK)
+        unbind(p);
+    return rc;
+}
+
 int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
 {
     int rc = PACT_OK;
-    void *owned[PACT_NBUF] = {NULL};
     char *base[PACT_NBUF];
     if (ctx_flags(x) != p->flags) {
         fprintf(stderr, "pact: rank %d: plan made for other compute settings than this run's\n", p->rank);
@@ -282,13 +356,23 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
     for (int b = 0; b < PACT_NBUF; b++) {
         base[b] = x->buf[b];
         if (b >= PACT_BUF_TMP0 && !base[b] && p->buf_count[b] > 0) {
-            if (!(owned[b] = malloc(p->buf_count[b] * p->elem_size))) {
+            if (!p->owned[b] && !(p->owned[b] = malloc(p->buf_count[b] * p->elem_size))) {
                 rc = PACT_ERR_NOMEM;
                 goto out;
             }
-            base[b] = owned[b];
+            base[b] = p->owned[b];
         }
     }
+    /* SMPI 3.32 packs a derived datatype's send buffer when the request is made and again only when it
+     * restarts, so a first start would send what the buffer held at MPI_Send_init (wrong wherever a step
+     * sends what an earlier step computed): with derived datatypes the PAIRs make their calls one by one */
+    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
+    if (p->npairs)
+        PACT_MPI_CHECK(MPI_Type_get_envelope(x->dtype, &ni, &na, &nd, &combiner));
+    const int persistent = p->npairs && combiner == MPI_COMBINER_NAMED;
+    if (persistent && (rc = bind(p, base, x)) != PACT_OK)
+        goto out;
+    MPI_Request *pair = p->pers, one;
     const MPI_Comm comm = x->comm;
     const MPI_Datatype dt = x->dtype;
     const int tag = x->tag;
@@ -318,6 +402,25 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
                                         MPI_STATUS_IGNORE));
             break;
         }
+        case I_PAIR:
+            if (!persistent) {
+                PACT_MPI_CHECK(
+                    MPI_Irecv(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag, comm, &one));
+                PACT_MPI_CHECK(MPI_Send(at(base, r, es), (int)r->count, dt, r->peer, tag + r->tag, comm));
+                PACT_MPI_CHECK(MPI_Wait(&one, MPI_STATUS_IGNORE));
+                break;
+            }
+#ifdef PACT_SMPI
+            /* SMPI's requests are objects that MPI_Startall reads one after the other, each line a cache
+             * miss at 256 ranks: ask for their first five lines at once (a prefetch never faults) */
+            for (int k = 0; k < 2; k++)
+                for (int l = 0; l < 320; l += 64)
+                    __builtin_prefetch((const char *)pair[k] + l);
+#endif
+            PACT_MPI_CHECK(MPI_Startall(2, pair));
+            PACT_MPI_CHECK(MPI_Waitall(2, pair, p->sts));
+            pair += 2;
+            break;
         case I_REDUCE: {
             if (p->flags & PACT_PROG_DATA)
                 PACT_MPI_CHECK(MPI_Reduce_local(at(base, c, es), at(base, r, es), (int)c->count, dt, x->op));
@@ -350,11 +453,9 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
             rc = PACT_ERR_ARG;
             goto out;
         }
-        if (c->code == I_SENDRECV || c->code == I_REDUCE || c->code == I_COPY)
+        if (c->code == I_SENDRECV || c->code == I_PAIR || c->code == I_REDUCE || c->code == I_COPY)
             c++;
     }
 out:
-    for (int b = 0; b < PACT_NBUF; b++)
-        free(owned[b]);
     return rc;
 }

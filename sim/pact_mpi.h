@@ -26,7 +26,7 @@ typedef struct {
     MPI_Comm comm;
     MPI_Datatype dtype; /* contiguous, extent == schedule elem_size */
     MPI_Op op;
-    void *buf[PACT_NBUF]; /* SEND may equal RECV (in place); NULL scratch buffers are allocated per call */
+    void *buf[PACT_NBUF]; /* SEND may equal RECV (in place); NULL scratch buffers: the plan allocates them */
     int tag;              /* base tag of this call's messages */
     double gamma;         /* simulation: seconds of compute charged per byte reduced */
     int no_compute;       /* skip local reductions and copies (timing-only runs on folded payloads) */
@@ -35,7 +35,9 @@ typedef struct {
 /* A schedule prepared for running many times (exec.c): its MPI calls in order with their arguments, so
  * that a run decides nothing and allocates nothing.  The calls depend on whether reductions and copies
  * touch data (x->no_compute) and charge time (x->gamma > 0): a plan runs with a context that agrees on
- * both.  It copies what it needs: the schedule may change or go afterwards. */
+ * both.  It copies what it needs: the schedule may change or go afterwards.  Under SMPI a run may keep
+ * persistent requests on the context's buffers for the next run (made again if those change): free the
+ * plan before MPI_Finalize. */
 typedef struct pact_plan pact_plan;
 int pact_plan_new(const pact_sched *s, const pact_exec_ctx *x, pact_plan **out);
 void pact_plan_free(pact_plan *p);

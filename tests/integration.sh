@@ -50,6 +50,10 @@ for P in 32 64 100; do
 done
 check "smpi correctness 2^20 P=32" smpi_matrix 32 1048576 --coll allreduce,reduce,bcast --dtypes double --ops sum \
     --roots 0,P/2
+# A plan's second run: under SMPI the executor keeps persistent requests from one run to the next (exec.c),
+# so each plan first runs on another rank's input, then is checked.
+check "smpi correctness second run P=32" smpi_matrix 32 1,P+1,1000 --coll alltoall,allgather,allreduce \
+    --dtypes int,pair --check-twice
 # Open MPI on this machine, oversubscribed: every algorithm for P = 1..17, and 2^20 elements at small P.
 # Every process on 2 cores takes its turn at each call: above 8 ranks, int and pair only (4- and 8-byte
 # elements, commutative and not) keep the run short; float and double are covered up to 8 and under SMPI.
