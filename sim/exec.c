@@ -79,7 +79,7 @@ struct pact_plan {
      * communicator, datatype and tag, and made again when a run brings others */
     size_t npairs;
     MPI_Request *pers;
-    int bound;
+    int bound, persistent; /* bound to the key below; persistent: pers made (a predefined datatype) */
     char *bound_base[PACT_NBUF];
     MPI_Comm bound_comm;
     MPI_Datatype bound_dt;
@@ -314,7 +314,8 @@ static inline char *at(char *const *base, const ins_t *c, size_t elem_size)
     return base[c->buf] + (size_t)c->arg * elem_size;
 }
 
-/* Makes the persistent requests of the PAIRs for these buffers and this communicator. */
+/* Makes the persistent requests of the PAIRs for these buffers and this communicator (none for a derived
+ * datatype: p->persistent 0). */
 static int bind(pact_plan *p, char *const *base, const pact_exec_ctx *x)
 {
     int rc = PACT_OK;
@@ -325,8 +326,14 @@ static int bind(pact_plan *p, char *const *base, const pact_exec_ctx *x)
     for (size_t k = 0; k < 2 * p->npairs; k++)
         p->pers[k] = MPI_REQUEST_NULL;
     p->bound = 1;
+    /* SMPI 3.32 packs a derived datatype's send buffer when the request is made and again only when it
+     * restarts, so a first start would send what the buffer held at MPI_Send_init (wrong wherever a step
+     * sends what an earlier step computed): with derived datatypes the PAIRs make their calls one by one */
+    int ni, na, nd, combiner;
+    PACT_MPI_CHECK(MPI_Type_get_envelope(x->dtype, &ni, &na, &nd, &combiner));
+    p->persistent = combiner == MPI_COMBINER_NAMED;
     MPI_Request *q = p->pers;
-    for (const ins_t *c = p->ins, *const e = p->ins + p->nins; c < e; c++) {
+    for (const ins_t *c = p->ins, *const e = p->ins + p->nins; p->persistent && c < e; c++) {
         if (c->code != I_PAIR)
             continue;
         const ins_t *r = &c[1];
@@ -363,15 +370,9 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
             base[b] = p->owned[b];
         }
     }
-    /* SMPI 3.32 packs a derived datatype's send buffer when the request is made and again only when it
-     * restarts, so a first start would send what the buffer held at MPI_Send_init (wrong wherever a step
-     * sends what an earlier step computed): with derived datatypes the PAIRs make their calls one by one */
-    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
-    if (p->npairs)
-        PACT_MPI_CHECK(MPI_Type_get_envelope(x->dtype, &ni, &na, &nd, &combiner));
-    const int persistent = p->npairs && combiner == MPI_COMBINER_NAMED;
-    if (persistent && (rc = bind(p, base, x)) != PACT_OK)
+    if (p->npairs && (rc = bind(p, base, x)) != PACT_OK)
         goto out;
+    const int persistent = p->npairs && p->persistent;
     MPI_Request *pair = p->pers, one;
     const MPI_Comm comm = x->comm;
     const MPI_Datatype dt = x->dtype;
