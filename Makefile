@@ -17,22 +17,26 @@ ifneq ($(filter true 1,$(CI) $(WERROR)),)
 WARN += -Werror
 endif
 BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) $(SAN) -MMD -MP
-INC := -Isim -Isim/coll -Isim/run -Ipatterns -Iplatforms -Imodels -Ituner -Icli
+# Folders by where code runs and by layer (DESIGN.md "Layout"; scripts/layering.sh checks the includes).
+RANK_INC := -Isim/ir -Isim/coll -Isim/coll/common -Isim/rank
+INC := $(RANK_INC) -Isim/host -Isim/engines -Isim/study -Isim/report -Ipatterns -Iplatforms -Imodels -Ituner -Icli
 # Recursive (=): expanded when a recipe runs, after `deps` has installed the packages.
 HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.1)
 HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm
 
 # Schedule IR, registry and builders: plain C, compiled into host tools and rank binaries alike.
-SCHED_SRC := sim/sched.c sim/program.c sim/registry.c sim/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))
-RANK_DEPS = $(RANK_SRC) $(wildcard sim/*.h sim/coll/*.h sim/coll/*/*.inc)
-RANK_SRC := sim/bench.c sim/exec.c $(SCHED_SRC)
-HOST_SRC := $(SCHED_SRC) sim/dryrun.c sim/host.c sim/replay.c $(wildcard patterns/*.c) $(wildcard platforms/*.c) \
-            $(wildcard sim/run/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c) \
+SCHED_SRC := sim/ir/sched.c sim/ir/program.c sim/ir/sizes.c sim/coll/registry.c \
+             $(sort $(wildcard sim/coll/*/*.c))
+# Code that runs inside MPI ranks (plain C11 + MPI, no GLib): one static library per MPI flavour.
+RANK_SRC := sim/rank/exec.c $(SCHED_SRC)
+RANK_HDR = $(wildcard sim/ir/*.h sim/coll/*.h sim/coll/*/*.h sim/coll/*/*.inc sim/rank/*.h)
+HOST_SRC := $(SCHED_SRC) sim/ir/dryrun.c $(wildcard sim/host/*.c sim/engines/*.c sim/study/*.c sim/report/*.c) \
+            $(wildcard patterns/*.c) $(wildcard platforms/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c) \
             $(filter-out cli/pact.c,$(wildcard cli/*.c))
 HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/host/%.o) $(BUILD)/host/gen/platforms_yaml.o
 PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
-TEST_SRC := $(wildcard tests/test_*.c)
-TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim install clean check-asan format
 
@@ -72,29 +76,54 @@ $(BIN)/pact: $(BUILD)/host/cli/pact.o $(BUILD)/libpact-host.a
 	@mkdir -p $(@D)
 	$(CC) $(OPT) $(SAN) -o $@ $^ $(HOST_LIBS)
 
-# One bench source, three builds: SMPI (simulation), Open MPI and MPICH (real machines).
-$(BIN)/pact-bench-smpi: $(RANK_DEPS) | deps
+# The rank side, built once per MPI flavour: SMPI (simulation), Open MPI and MPICH (real machines).  Each
+# flavour compiles the rank sources into $(BUILD)/<flavour>/ and archives them as libpact-rank.a (-fPIC, so
+# a shared run-time library can link them); the bench driver links that library.
+RANK_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC -MMD -MP $(RANK_INC)
+SMPI_OBJ := $(RANK_SRC:%.c=$(BUILD)/smpi/%.o)
+OMPI_OBJ := $(RANK_SRC:%.c=$(BUILD)/ompi/%.o)
+MPICH_OBJ := $(RANK_SRC:%.c=$(BUILD)/mpich/%.o)
+
+# smpicc: SimGrid's own flags; warnings without -Werror (SMPI's headers are not -Wstrict-prototypes clean).
+$(BUILD)/smpi/%.o: %.c | deps
 	@mkdir -p $(@D)
-	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -DPACT_SMPI -Isim -o $@ $(RANK_SRC) -lm
+	$(SMPICC) $(RANK_CFLAGS) -Wall -Wextra -DPACT_SMPI -c $< -o $@
+$(BUILD)/ompi/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(MPICC) $(RANK_CFLAGS) $(WARN) $(SAN) -c $< -o $@
+$(BUILD)/mpich/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(MPICC_MPICH) $(RANK_CFLAGS) $(WARN) $(SAN) -c $< -o $@
+
+$(BUILD)/%/libpact-rank.a:
+	@rm -f $@
+	ar rcs $@ $^
+$(BUILD)/smpi/libpact-rank.a: $(SMPI_OBJ)
+$(BUILD)/ompi/libpact-rank.a: $(OMPI_OBJ)
+$(BUILD)/mpich/libpact-rank.a: $(MPICH_OBJ)
+
+$(BIN)/pact-bench-smpi: $(BUILD)/smpi/sim/rank/bench.o $(BUILD)/smpi/libpact-rank.a
+	@mkdir -p $(@D)
+	$(SMPICC) $(OPT) -o $@ $^ -lm
+
+$(BIN)/pact-bench-mpi: $(BUILD)/ompi/sim/rank/bench.o $(BUILD)/ompi/libpact-rank.a
+	@mkdir -p $(@D)
+	$(MPICC) $(OPT) $(SAN) -o $@ $^ -lm
+
+$(BIN)/pact-bench-mpich: $(BUILD)/mpich/sim/rank/bench.o $(BUILD)/mpich/libpact-rank.a
+	@mkdir -p $(@D)
+	$(MPICC_MPICH) $(OPT) $(SAN) -o $@ $^ -lm
 
 # Preloaded into smpirun by pact (see the file): plain C, no SMPI headers.
-$(BIN)/pact-smpi-clock.so: sim/smpi_clock.c | deps
+$(BIN)/pact-smpi-clock.so: sim/rank/smpi_clock.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) -fPIC -shared -o $@ $< -ldl
 
-$(BIN)/pact-probe-smpi: sim/probe.c | deps
+$(BIN)/pact-probe-smpi: sim/rank/probe.c | deps
 	@mkdir -p $(@D)
 	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -o $@ $<
 
-$(BIN)/pact-bench-mpi: $(RANK_DEPS) | deps
-	@mkdir -p $(@D)
-	$(MPICC) $(BASE_CFLAGS) -Isim -o $@ $(RANK_SRC) -lm
-
-$(BIN)/pact-bench-mpich: $(RANK_DEPS) | deps
-	@mkdir -p $(@D)
-	$(MPICC_MPICH) $(BASE_CFLAGS) -Isim -o $@ $(RANK_SRC) -lm
-
-$(BUILD)/tests/%: $(BUILD)/host/tests/%.o $(BUILD)/libpact-host.a
+$(BUILD)/tests/%: $(BUILD)/host/tests/unit/%.o $(BUILD)/libpact-host.a
 	@mkdir -p $(@D)
 	$(CC) $(OPT) $(SAN) -o $@ $^ $(HOST_LIBS)
 

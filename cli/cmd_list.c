@@ -6,7 +6,7 @@
 #include "pact_host.h"
 #include "pact_patterns.h"
 #include "pact_platforms.h"
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 static void restrictions(unsigned r, char *buf, size_t n)
 {

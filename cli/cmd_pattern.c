@@ -7,7 +7,7 @@
 #include "pact_host.h"
 #include "pact_patterns.h"
 #include "pact_platforms.h"
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 typedef struct {
     char *shape, *skew, *out, *platform, *mapping, *msg_time, *bytes, *format, *title, *intra;

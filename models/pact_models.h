@@ -14,7 +14,7 @@
 #include <glib.h>
 
 #include "pact_platforms.h"
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 /* ---- parameters -------------------------------------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #     its MPI calls.
 #
 #     Both sides run pact-bench-smpi with build/bin/pact-smpi-clock.so preloaded, as `pact sim` runs it (it
-#     spares SMPI two system calls per MPI call; sim/smpi_clock.c); --no-clock runs both without it.
+#     spares SMPI two system calls per MPI call; sim/rank/smpi_clock.c); --no-clock runs both without it.
 #
 #   scripts/bench-real.sh [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--rounds 1] [--sim-procs 256]
 #                         [--sim-sizes 8,64K] [--sim-rounds 3] [--only real|sim] [--colls allreduce,...] [--no-clock]

@@ -4,19 +4,20 @@
 # with no binaries and --integration-only, only the integration tests run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source tests/lib.sh
+source tests/integration/lib.sh
 mode=all
 case "${1:-}" in --unit-only | --integration-only) mode=$1; shift ;; esac
 for t in "$@"; do
     check "unit $(basename "$t")" "$t"
 done
 if [ "$mode" != --unit-only ]; then
-    source tests/integration.sh
-    source tests/platforms.sh
-    source tests/models.sh
-    source tests/patterns.sh
-    source tests/sim.sh
-    source tests/report.sh
-    source tests/replay.sh
+    source tests/integration/layout.sh
+    source tests/integration/integration.sh
+    source tests/integration/platforms.sh
+    source tests/integration/models.sh
+    source tests/integration/patterns.sh
+    source tests/integration/sim.sh
+    source tests/integration/report.sh
+    source tests/integration/replay.sh
 fi
 finish

@@ -13,7 +13,7 @@
  *   P = 5, rank 2:  after the exchange RECV = [2 3 4 0 1];  TMP0 <- [2 3 4];  RECV[0..1] <- [0 1];
  *                   RECV[2..4] <- TMP0.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a)
 {

@@ -12,7 +12,7 @@
  * Restrict: none.
  * Cost:     (P-1)*(alpha + beta*m) + (P-1)*(alpha + beta*P*m), m = count*elem_size; rank 0 serializes both.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_allgather_linear_build(pact_sched *s, const pact_build_args *a)
 {

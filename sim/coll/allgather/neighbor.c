@@ -11,7 +11,7 @@
  *
  *   P = 6, rank 2 (even): step 0 <-> 3 gets block 3; step 1 <-> 1 gets blocks 0,1; step 2 <-> 3 gets 4,5.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
 {

@@ -9,7 +9,7 @@
  *
  *   P = 4:  d = 1: {0,1} and {2,3} swap one block;  d = 2: {0,2} and {1,3} swap two blocks.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args *a)
 {

@@ -8,7 +8,7 @@
  * Restrict: none.
  * Cost:     (P-1)*(alpha + beta*m), m = count*elem_size.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a)
 {

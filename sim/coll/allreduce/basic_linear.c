@@ -9,7 +9,7 @@
  * Restrict: none.
  * Cost:     (P-1)*(alpha + beta*m + gamma*m) + (P-1)*(alpha + beta*m).
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_allreduce_basic_linear_build(pact_sched *s, const pact_build_args *a)
 {

@@ -12,7 +12,7 @@
  * Cost:     T(reduce) + T(bcast); with the defaults (binomial both, unsegmented) about
  *           2*ceil(log2 P)*(alpha + beta*m) + ceil(log2 P)*gamma*m.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 /* Builds the part `c` with the algorithm of Open MPI id `id`, rooted at 0. */
 static int part(pact_sched *s, const pact_build_args *a, pact_coll c, long id, int inplace)

@@ -20,7 +20,7 @@
  *     rank 0 holds a, rank 2 holds b, rank 1 holds c, rank 3 holds d (reduced over all)
  *   allgather distance 2: 0<->2 (a, b), 1<->3 (c, d);  distance 1: 0<->1, 2<->3 (ab, cd)
  */
-#include "../redscat.h"
+#include "redscat.h"
 
 int pact_allreduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 {

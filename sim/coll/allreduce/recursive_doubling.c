@@ -14,7 +14,7 @@
  * The running result lives in `acc`, the incoming vector in `oth`; as in Open MPI the two swap whenever
  * the local vector must stay the left operand, and a final copy moves the result to RECV.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_allreduce_recursive_doubling_build(pact_sched *s, const pact_build_args *a)
 {

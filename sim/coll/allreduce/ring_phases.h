@@ -5,7 +5,7 @@
 #ifndef PACT_ALLREDUCE_RING_PHASES_H
 #define PACT_ALLREDUCE_RING_PHASES_H
 
-#include "../common.h"
+#include "common.h"
 
 /* Block b of n elements in p blocks (the first n mod p one element longer), in RECV. */
 static inline pact_slice pact_allreduce_ring_block(size_t n, int p, int b)

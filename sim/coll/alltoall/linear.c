@@ -9,7 +9,7 @@
  * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
  * Cost:     (P-1)*alpha + (P-1)/P*beta*m, with m = P*count*elem_size; all messages in flight together.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_alltoall_linear_build(pact_sched *s, const pact_build_args *a)
 {

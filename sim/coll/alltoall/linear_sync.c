@@ -12,7 +12,7 @@
  * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
  * Cost:     (P-1)*alpha + (P-1)/P*beta*m with K >= P-1; about ceil((P-1)/K) rounds of K messages otherwise.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 #include <stdlib.h>
 

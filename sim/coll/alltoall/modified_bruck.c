@@ -22,7 +22,7 @@
  *   after step d, TMP0 block i holds the block that rank-i (mod P) sent to this rank, for the bits of i
  *   handled so far; the inverse rotation puts block i at RECV[rank-i].
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_alltoall_modified_bruck_build(pact_sched *s, const pact_build_args *a)
 {

@@ -11,7 +11,7 @@
  *
  *   P = 4, rank 1:  step 1 -> 2 / <- 0,  step 2 -> 3 / <- 3,  step 3 -> 0 / <- 2,  then copy block 1.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a)
 {

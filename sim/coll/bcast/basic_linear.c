@@ -7,7 +7,7 @@
  * Restrict: none.
  * Cost:     (P-1)*(alpha + beta*m) at the root (the sends share its link).
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_bcast_basic_linear_build(pact_sched *s, const pact_build_args *a)
 {

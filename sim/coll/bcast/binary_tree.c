@@ -10,8 +10,8 @@
  *
  *   P = 7, root 0:   0 -> 1, 2;  1 -> 3, 5;  2 -> 4, 6
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_bcast_binary_tree_build(pact_sched *s, const pact_build_args *a)
 {

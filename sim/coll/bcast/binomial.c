@@ -14,8 +14,8 @@
  *   and a rank sends to its children one blocking send at a time, farthest first, while Open MPI starts
  *   all of a rank's sends at once; under SMPI at 64 ranks Open MPI's is 2.5x-5x slower from 1 KiB up.
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_bcast_binomial_build(pact_sched *s, const pact_build_args *a)
 {

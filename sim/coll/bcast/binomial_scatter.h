@@ -4,7 +4,7 @@
 #ifndef PACT_BCAST_BINOMIAL_SCATTER_H
 #define PACT_BCAST_BINOMIAL_SCATTER_H
 
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 /* Elements virtual rank v (rank relative to the root) holds after the scatter: its subtree's blocks of
  * sc elements, [v*sc, (v + lowbit(v))*sc), clipped to the n elements there are. */

@@ -11,8 +11,8 @@
  *
  *   P = 10, radix 4, root 0:   0 -> 4, 8, 1, 2, 3;  4 -> 5, 6, 7;  8 -> 9
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_bcast_knomial_build(pact_sched *s, const pact_build_args *a)
 {

@@ -9,8 +9,8 @@
  * Restrict: none.
  * Cost:     with S segments of s = m/S bytes: (P + S - 2)*(alpha + beta*s).
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_bcast_pipeline_build(pact_sched *s, const pact_build_args *a)
 {

@@ -20,8 +20,8 @@
  *                     / \   / \
  *                    3   5 4   6
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a)
 {

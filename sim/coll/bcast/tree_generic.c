@@ -10,8 +10,8 @@
  *
  *   inner rank, 3 segments:  R0  R1 W0 S0* W(S0*)  R2 W1 S1* W(S1*)  W2 S2* W(S2*)   (S* = to all children)
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 /* Sends segment `seg` to every child, each after the sends in `prev` (the previous wait-all) and `dep`;
  * `prev` becomes these sends. */

@@ -15,8 +15,8 @@
  *                     / \   / \
  *                    3   5 4   6
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_reduce_binary_build(pact_sched *s, const pact_build_args *a)
 {

@@ -12,8 +12,8 @@
  *
  *   P = 8, root 0:   0 <- 1, 0 <- 2 <- 3, 0 <- 4 <- 5, 4 <- 6 <- 7   (0 receives from 1, 2, 4 in turn)
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_reduce_binomial_build(pact_sched *s, const pact_build_args *a)
 {

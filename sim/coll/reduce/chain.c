@@ -12,8 +12,8 @@
  *
  *   P = 9, fanout 4, root 0:   0 <- 1 <- 2,  0 <- 3 <- 4,  0 <- 5 <- 6,  0 <- 7 <- 8
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_reduce_chain_build(pact_sched *s, const pact_build_args *a)
 {

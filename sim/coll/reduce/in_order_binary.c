@@ -19,8 +19,8 @@
  *                   /     /
  *                  4     0
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_reduce_in_order_binary_build(pact_sched *s, const pact_build_args *a)
 {

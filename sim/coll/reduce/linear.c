@@ -8,7 +8,7 @@
  * Restrict: none (non-commutative operations are reduced in rank order).
  * Cost:     (P-1)*(alpha + beta*m + gamma*m) at the root.
  */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 int pact_reduce_linear_build(pact_sched *s, const pact_build_args *a)
 {

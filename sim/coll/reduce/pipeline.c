@@ -9,8 +9,8 @@
  * Restrict: commutative operation (a rank combines the data from above before its own).
  * Cost:     with S segments of s = m/S bytes: (P + S - 2)*(alpha + beta*s + gamma*s).
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 int pact_reduce_pipeline_build(pact_sched *s, const pact_build_args *a)
 {

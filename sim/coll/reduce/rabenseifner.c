@@ -21,7 +21,7 @@
  *     rank 0 holds a, rank 2 holds b, rank 1 holds c, rank 3 holds d (reduced over all)
  *   gather, in reverse:  distance 2: 2 -> 0 (b), 3 -> 1 (d);  distance 1: 1 -> 0 (c d)
  */
-#include "../redscat.h"
+#include "redscat.h"
 
 int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 {

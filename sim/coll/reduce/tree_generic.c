@@ -15,8 +15,8 @@
  *   One non-leaf rank with 2 children, 2 segments (R = post receive, W = wait, + = reduce, S = send up):
  *   (s0,c0) R    (s0,c1) R W +    (s1,c0) R W + S(s0)    (s1,c1) R W +    (s2,c0) W + S(s1)
  */
-#include "../common.h"
-#include "../topo.h"
+#include "common.h"
+#include "topo.h"
 
 #include <stdlib.h>
 

@@ -17,7 +17,7 @@
 
 #include <glib.h>
 
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 typedef struct {
     pact_coll coll;

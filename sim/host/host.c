@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 G_DEFINE_QUARK(pact - error - quark, pact_error)
 

@@ -1,4 +1,4 @@
-# tests/lib.sh - a tiny harness: `check NAME CMD...` runs CMD, records pass or fail, shows the output of
+# tests/integration/lib.sh - a tiny harness: `check NAME CMD...` runs CMD, records pass or fail, shows the output of
 # failures; `finish` prints "N passed, N failed" and sets the exit status.
 PASSED=0
 FAILED=0

@@ -9,7 +9,7 @@
 #ifndef PACT_COLL_TOPO_H
 #define PACT_COLL_TOPO_H
 
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 /* Open MPI's MAXTREEFANOUT: the largest fanout of k-ary trees and chains. */
 #define PACT_TREE_MAXFANOUT 32

@@ -1,4 +1,4 @@
-# tests/sim.sh - pact sim at scale: experiment files, parallel and resumable sweeps, shards and merge.
+# tests/integration/sim.sh - pact sim at scale: experiment files, parallel and resumable sweeps, shards and merge.
 # Sourced by tests/run-all.sh (check, bad_file, $PACT and $TMP come from tests/lib.sh).
 
 SIMARGS=(--nodes 2 --ppn 4 --coll allreduce,bcast --algs recursive_doubling,ring,binomial,scatter_allgather_ring

@@ -1,9 +1,9 @@
-# tests/replay.sh - sourced by run-all.sh (needs tests/lib.sh; uses $PACT and $TMP when set).
-# Also runs alone: PACT=build/bin/pact bash tests/replay.sh
+# tests/integration/replay.sh - sourced by run-all.sh (needs tests/integration/lib.sh; uses $PACT and $TMP when set).
+# Also runs alone: PACT=build/bin/pact bash tests/integration/replay.sh
 # SMPI trace replay (pact replay, sim/replay.c) against the smpi engine (pact-bench-smpi under smpirun) on the
 # same platform, options and arrival delays; 1024 ranks x 64 MiB in little memory; bad input.
 if ! declare -F check >/dev/null; then
-    cd "$(dirname "$0")/.." && source tests/lib.sh
+    cd "$(dirname "$0")/../.." && source tests/integration/lib.sh
     REPLAY_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}

@@ -1,5 +1,5 @@
 /* sizes.c - message sizes as people write them: 8, 1K, 64K, 1M, 2G (powers of 1024). */
-#include "pact_sim.h"
+#include "pact_ir.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* registry.c - the one table of algorithms, looked up by name; restrictions checked here, once. */
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 #include <string.h>
 
@@ -26,11 +26,11 @@ int pact_coll_rooted(pact_coll c)
 /* One table; each collective's entries live beside its builders (sim/coll/<collective>/algs.inc).  Open MPI
  * ids are those of coll_tuned in 4.1 and 5.0 (coll_tuned_<collective>_decision.c), written only here. */
 static const pact_alg algs[] = {
-#include "coll/allreduce/algs.inc"
-#include "coll/reduce/algs.inc"
-#include "coll/bcast/algs.inc"
-#include "coll/alltoall/algs.inc"
-#include "coll/allgather/algs.inc"
+#include "allreduce/algs.inc"
+#include "reduce/algs.inc"
+#include "bcast/algs.inc"
+#include "alltoall/algs.inc"
+#include "allgather/algs.inc"
 };
 
 size_t pact_alg_count(void)

@@ -2,7 +2,7 @@
 #ifndef PACT_DRYRUN_H
 #define PACT_DRYRUN_H
 
-#include "pact_sim.h"
+#include "pact_ir.h"
 
 /* inout = in (op) inout over `count` elements, MPI_Reduce_local's convention. */
 typedef void (*pact_dry_op)(const void *in, void *inout, size_t count);

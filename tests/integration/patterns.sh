@@ -1,4 +1,4 @@
-# tests/patterns.sh - sourced by run-all.sh after platforms.sh (needs tests/lib.sh, $PACT, $TMP).
+# tests/integration/patterns.sh - sourced by run-all.sh after platforms.sh (needs tests/integration/lib.sh, $PACT, $TMP).
 # The pattern commands (gen on nodes, stats, plot, from-trace), pattern files and traces in pact sim, the
 # skew modes (mean_nodelay, own_nodelay, mif) as results.csv records them, exact arrivals in simulation for
 # every shape, malformed files, and the real-MPI driver keeping its arrival times (Open MPI, 4 ranks).

@@ -8,7 +8,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 /* Reports the file and line of a failing MPI call and returns PACT_ERR_MPI from the enclosing function
  * through its `out` label (the single-exit style of STYLE.md). */

@@ -1,6 +1,6 @@
 /* test_replay.c - SMPI time-independent traces of every algorithm: the files, their actions, messages that
  * pair up across ranks, the compute charge, bad input.  Replaying them under smpirun and comparing with the
- * smpi engine is tests/replay.sh. */
+ * smpi engine is tests/integration/replay.sh. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>

@@ -1,11 +1,11 @@
-# tests/report.sh - sourced by run-all.sh (needs tests/lib.sh; uses $PACT and $TMP when set).
-# Also runs alone: PACT=build-report/bin/pact bash tests/report.sh
+# tests/integration/report.sh - sourced by run-all.sh (needs tests/integration/lib.sh; uses $PACT and $TMP when set).
+# Also runs alone: PACT=build-report/bin/pact bash tests/integration/report.sh
 # pact report: summary.txt from a hand-made results.csv whose answers are known by construction
 # (tests/data/report-small.csv: two studies, ties, a restricted algorithm, late/wrong/failed rows), the same
 # text for the same rows however the file was put together, figures as PNG and SVG with scripts that redraw,
 # no figures without gnuplot but still a summary, and malformed files named by file:line and column.
 if ! declare -F check >/dev/null; then
-    cd "$(dirname "$0")/.." && source tests/lib.sh
+    cd "$(dirname "$0")/../.." && source tests/integration/lib.sh
     REPORT_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}

@@ -1,6 +1,6 @@
 /* test_platforms.c - the platform schema (every built-in, every kind of bad file), request checks,
  * hostfiles and the XML layouts.  The simulated checks (probe, smpirun on every export) are in
- * tests/integration.sh. */
+ * tests/integration/integration.sh. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 /* The program as text: "P3 W3 C4 A" = post 3, wait 3, compute 4, waitall; "W1+" a wait joined to the next. */
 static char *program_text(const pact_sched *s, unsigned flags)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pact_dryrun.h"
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 static void dsum(const void *in, void *inout, size_t n)
 {

@@ -1,5 +1,5 @@
 /* sched.c - schedule IR: storage, builder calls, validation. */
-#include "pact_sim.h"
+#include "pact_ir.h"
 
 #include <stdio.h>
 #include <stdlib.h>

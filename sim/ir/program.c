@@ -22,7 +22,7 @@
 #include <stdlib.h>
 
 #include "heap.h"
-#include "pact_sim.h"
+#include "pact_ir.h"
 
 enum { UNRELEASED, POSTED, DONE, WAITING };
 

@@ -8,7 +8,7 @@
 #ifndef PACT_COLL_REDSCAT_H
 #define PACT_COLL_REDSCAT_H
 
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 /* Steps the windows are kept for: log2 of the largest power of two an int holds. */
 #define PACT_REDSCAT_MAXSTEPS 32

@@ -1,4 +1,4 @@
-# tests/platforms.sh - sourced by run-all.sh after integration.sh (needs tests/lib.sh, $PACT, $TMP).
+# tests/integration/platforms.sh - sourced by run-all.sh after integration.sh (needs tests/integration/lib.sh, $PACT, $TMP).
 # Every built-in exported at reduced size runs under smpirun (a 2-rank ping and an allreduce on every rank);
 # the probe finds the YAML's latency and bandwidth at every level; Cedar's islands are 2:1 blocking; Thor's
 # shared rails double the bandwidth; bad platform files and requests exit 2.  The full-size runs are in

@@ -10,7 +10,7 @@
 
 #include "pact_patterns.h"
 #include "pact_platforms.h"
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 typedef enum {
     PACT_SKEW_ABSOLUTE,     /* skew in seconds */

@@ -2,7 +2,7 @@
 #ifndef PACT_COLL_COMMON_H
 #define PACT_COLL_COMMON_H
 
-#include "pact_sim.h"
+#include "pact_coll.h"
 
 /* Block b of n elements split into p blocks, the first n mod p holding one element more (Open MPI's
  * COLL_BASE_COMPUTE_BLOCKCOUNT split, used by ring and Rabenseifner-style algorithms). */

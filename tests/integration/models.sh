@@ -1,10 +1,10 @@
-# tests/models.sh - sourced by run-all.sh after platforms.sh (needs tests/lib.sh; uses $PACT and $TMP when set).
-# Also runs alone: PACT=build-models/bin/pact bash tests/models.sh
+# tests/integration/models.sh - sourced by run-all.sh after platforms.sh (needs tests/integration/lib.sh; uses $PACT and $TMP when set).
+# Also runs alone: PACT=build-models/bin/pact bash tests/integration/models.sh
 # The model engine against SimGrid: calibration recovers Shaheen-II's alpha, beta and gamma from simulated
 # allreduce times; the evaluator's d^ is within 5% of SMPI's for every classic algorithm on generic32x32 at
 # 32 nodes x 1 process; fitted parameter files feed predict; bad input exits 2 naming file, line and field.
 if ! declare -F check >/dev/null; then
-    cd "$(dirname "$0")/.." && source tests/lib.sh
+    cd "$(dirname "$0")/../.." && source tests/integration/lib.sh
     MODELS_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}
