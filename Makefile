@@ -25,8 +25,7 @@ HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.
 HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm
 
 # Schedule IR, registry and builders: plain C, compiled into host tools and rank binaries alike.
-SCHED_SRC := sim/ir/sched.c sim/ir/program.c sim/ir/sizes.c sim/coll/registry.c \
-             $(sort $(wildcard sim/coll/*/*.c))
+SCHED_SRC := sim/ir/sched.c sim/ir/program.c sim/ir/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))
 # Code that runs inside MPI ranks (plain C11 + MPI, no GLib): one static library per MPI flavour.
 RANK_SRC := sim/rank/exec.c $(SCHED_SRC)
 RANK_HDR = $(wildcard sim/ir/*.h sim/coll/*.h sim/coll/*/*.h sim/coll/*/*.inc sim/rank/*.h)

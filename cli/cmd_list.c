@@ -61,7 +61,7 @@ static int list_algorithms(const char *coll, const char *format)
         char r[64], id[16], params[256] = "";
         restrictions(a->restrictions, r, sizeof(r));
         snprintf(id, sizeof(id), "%d", a->ompi_id);
-        for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++)
+        for (size_t k = 0; k < pact_alg_nparams(a); k++)
             snprintf(params + strlen(params), sizeof(params) - strlen(params), "%s%s=%ld", k ? " " : "",
                      a->params[k].name, a->params[k].def);
         if (csv) {

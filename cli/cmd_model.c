@@ -317,7 +317,6 @@ static int bench(double seconds)
         args.elem_size = 8;
         args.count = cases[i].bytes / 8;
         args.commutative = 1;
-        pact_args_defaults(a, &args);
         pact_model_sched *s = pact_model_prepare(a, &args, &err);
         if (!s) {
             g_rand_free(rng);

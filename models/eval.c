@@ -914,7 +914,6 @@ gboolean pact_model_cell(const pact_alg *alg, int P, size_t bytes, const double 
         a.elem_size = bytes % 8 == 0 ? 8 : 1;
         a.count = bytes / a.elem_size;
         a.commutative = 1;
-        pact_args_defaults(alg, &a);
         if (!(cache.s = pact_model_prepare(alg, &a, err)))
             return FALSE;
         cache.alg = alg;

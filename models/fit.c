@@ -18,6 +18,7 @@
 
 #include "pact_host.h"
 #include "pact_models.h"
+#include "pact_results.h"
 
 /* ---- parameter presets ---- */
 
@@ -249,114 +250,49 @@ out:
 
 /* ---- measurements ---- */
 
-static const char *const columns[] = {
-    "platform",  "nodes",       "ppn",    "procs", "collective", "algorithm",    "bytes",         "pattern",
-    "skew_mode", "skew_factor", "skew_s", "rep",   "engine",     "last_delay_s", "total_delay_s", "status"};
-enum {
-    C_PROCS = 3,
-    C_COLL = 4,
-    C_ALG = 5,
-    C_BYTES = 6,
-    C_PATTERN = 7,
-    C_LAST = 13,
-    C_STATUS = 15,
-    NCOL = 16
-};
+typedef struct {
+    GArray *pts;
+    const char *path;
+} points_t;
 
-static gboolean csv_num(const char *path, int line, const char *field, const char *t, double *v, GError **err)
+/* A no_delay row with status ok of a pact sim results.csv: one point (P, m, d^) of a pact algorithm. */
+static gboolean add_point(const pact_result_row *r, const char *line, int lineno, gpointer user, GError **err)
 {
-    char *end;
-    errno = 0;
-    *v = g_ascii_strtod(t, &end);
-    if (!*t || *end || errno || !isfinite(*v) || *v < 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: %s: '%s' is not a number >= 0", path, line,
-                    field, t);
+    points_t *x = user;
+    (void)line;
+    int c = pact_coll_from_name(r->coll);
+    if (c < 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: collective: unknown '%s'", x->path, lineno,
+                    r->coll);
         return FALSE;
     }
+    if (strcmp(r->pattern, "no_delay") || strcmp(r->status, "ok"))
+        return TRUE;
+    if (strchr(r->alg, ':')) /* SimGrid's built-ins and parameter overrides: no closed form */
+        return TRUE;
+    const pact_alg *a = pact_alg_find((pact_coll)c, r->alg);
+    if (!a) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: algorithm: unknown %s algorithm '%s'", x->path,
+                    lineno, r->coll, r->alg);
+        return FALSE;
+    }
+    pact_model_point p = {a, r->procs, (double)r->bytes, r->last, lineno};
+    g_array_append_val(x->pts, p);
     return TRUE;
 }
 
 GArray *pact_model_points_read(const char *path, GError **err)
 {
-    g_autofree char *text = read_text(path, NULL, err);
+    gsize len = 0;
+    g_autofree char *text = read_text(path, &len, err);
     if (!text)
         return NULL;
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    GArray *pts = g_array_new(FALSE, FALSE, sizeof(pact_model_point));
-    int col[NCOL], ncol = 0;
-    for (int i = 0; i < NCOL; i++)
-        col[i] = -1;
-    for (int ln = 0; lines[ln]; ln++) {
-        char *l = g_strstrip(lines[ln]);
-        if (!*l || *l == '#')
-            continue;
-        g_auto(GStrv) f = g_strsplit(l, ",", -1);
-        int nf = (int)g_strv_length(f);
-        if (ncol == 0) { /* the header */
-            for (int j = 0; j < nf; j++) {
-                int k = 0;
-                while (k < NCOL && strcmp(columns[k], g_strstrip(f[j])))
-                    k++;
-                if (k == NCOL || col[k] >= 0) {
-                    g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: %s: %s column", path, ln + 1, f[j],
-                                k == NCOL ? "unknown" : "repeated");
-                    goto fail;
-                }
-                col[k] = j;
-            }
-            for (int k = 0; k < NCOL; k++)
-                if (col[k] < 0) {
-                    g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: %s: missing column", path, ln + 1,
-                                columns[k]);
-                    goto fail;
-                }
-            ncol = nf;
-            continue;
-        }
-        if (nf != ncol) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: row: %d fields, the header has %d", path,
-                        ln + 1, nf, ncol);
-            goto fail;
-        }
-        double P, bytes, t;
-        if (!csv_num(path, ln + 1, "procs", f[col[C_PROCS]], &P, err) ||
-            !csv_num(path, ln + 1, "bytes", f[col[C_BYTES]], &bytes, err))
-            goto fail;
-        if (P < 1 || P != floor(P) || P > 1e7) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: procs: '%s' is not a process count", path,
-                        ln + 1, f[col[C_PROCS]]);
-            goto fail;
-        }
-        const char *an = f[col[C_ALG]], *cn = f[col[C_COLL]];
-        int c = pact_coll_from_name(cn);
-        if (c < 0) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: collective: unknown '%s'", path, ln + 1,
-                        cn);
-            goto fail;
-        }
-        if (strcmp(f[col[C_PATTERN]], "no_delay") || strcmp(f[col[C_STATUS]], "ok"))
-            continue;
-        if (strchr(an, ':')) /* SimGrid's built-ins and parameter overrides: no closed form */
-            continue;
-        const pact_alg *a = pact_alg_find((pact_coll)c, an);
-        if (!a) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: algorithm: unknown %s algorithm '%s'",
-                        path, ln + 1, cn, an);
-            goto fail;
-        }
-        if (!csv_num(path, ln + 1, "last_delay_s", f[col[C_LAST]], &t, err))
-            goto fail;
-        pact_model_point p = {a, (int)P, bytes, t, ln + 1};
-        g_array_append_val(pts, p);
+    points_t x = {g_array_new(FALSE, FALSE, sizeof(pact_model_point)), path};
+    if (!pact_results_parse(text, len, path, FALSE, add_point, &x, err)) {
+        g_array_free(x.pts, TRUE);
+        return NULL;
     }
-    if (ncol == 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:1: header: missing", path);
-        goto fail;
-    }
-    return pts;
-fail:
-    g_array_free(pts, TRUE);
-    return NULL;
+    return x.pts;
 }
 
 /* ---- least squares ---- */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/equivalence.sh - the cells whose simulated times a refactoring must not move.
 #
-#   bash scripts/equivalence.sh -o DIR [--engines smpi,model,replay] [--compare REF]
+#   bash scripts/equivalence.sh -o DIR [--engines smpi,model,replay] [--compare REF] [--only eq-a,eq-b]
 #
 # Runs every experiment of tests/data/equivalence/ (1,178 cells on generic32x32 and 1,116 on cedar, thor,
 # shaheen2 and mist) under each engine into DIR/NAME-ENGINE/, then, with --compare, checks that each
@@ -10,13 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
-out= ref= engines=smpi,model
+out= ref= engines=smpi,model only=
 while [ $# -gt 0 ]; do
     case $1 in
     -o) out=$2; shift 2 ;;
     --compare) ref=$2; shift 2 ;;
     --engines) engines=$2; shift 2 ;;
-    *) echo "usage: $0 -o DIR [--engines smpi,model,replay] [--compare REF]" >&2; exit 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) echo "usage: $0 -o DIR [--engines smpi,model,replay] [--compare REF] [--only NAME,NAME]" >&2; exit 2 ;;
     esac
 done
 [ -n "$out" ] || { echo "$0: -o DIR missing" >&2; exit 2; }
@@ -24,6 +25,7 @@ mkdir -p "$out"
 status=0
 for exp in tests/data/equivalence/*.yaml; do
     name=$(basename "$exp" .yaml)
+    [ -z "$only" ] || [[ ",$only," == *",$name,"* ]] || continue
     for engine in ${engines//,/ }; do
         dir="$out/$name-$engine"
         t0=$SECONDS

@@ -33,14 +33,46 @@ int pact_coll_rooted(pact_coll c);
 #define PACT_R_COMMUTATIVE (1u << 1) /* the operation must be commutative */
 #define PACT_R_COUNT_GE_P (1u << 2)  /* count >= P */
 #define PACT_R_NOT_INPLACE (1u << 3) /* no MPI_IN_PLACE (Open MPI runs a dedicated algorithm then) */
+#define PACT_R_PLACE (1u << 4)       /* needs args->place (hierarchical algorithms) */
+#define PACT_R_ORDER (1u << 5)       /* needs args->order (schedules built from the arrival order) */
 
-#define PACT_MAX_PARAMS 4
-
+/* A tunable parameter of an algorithm (segment size, fan-out, radix ...); an algorithm has any number, listed
+ * in its registry entry as an array ending with {NULL}. */
 typedef struct {
     const char *name;
     long def;
     const char *help;
 } pact_param_desc;
+
+/*
+ * Where the ranks of a group run, as builders see it (place.c): the node of every rank, the ranks of every
+ * node, and where a machine has them, the network adapter (rail) and GPU of each rank.  One constructor
+ * (pact_place_init) fills it for every consumer: the bench driver and libpact from MPI_COMM_TYPE_SHARED,
+ * the sweep, the replay writer and the models from the platform's rank-to-node mapping.
+ */
+typedef struct {
+    int size, nnodes;
+    int *node_of;    /* size: the node of each rank, nodes numbered 0.. in order of their first rank */
+    int *local_rank; /* size: the rank's index among the ranks of its node */
+    int *node_first; /* nnodes + 1: node n's ranks are node_ranks[node_first[n] .. node_first[n+1]) */
+    int *node_ranks; /* size: the ranks of each node, ascending; the first is the node's leader */
+    int *rail_of;    /* size or NULL: the network adapter a rank is bound to (multi-rail machines) */
+    int *gpu_of;     /* size or NULL: the GPU a rank drives, -1 for none */
+} pact_place;
+
+/* Fills `p` for `size` ranks; node_of[r] is any id of rank r's node (NULL: every rank on a node of its own).
+ * PACT_ERR_NOMEM or PACT_ERR_ARG (size < 1) leave nothing to free. */
+int pact_place_init(pact_place *p, int size, const int *node_of);
+void pact_place_free(pact_place *p);
+static inline int pact_place_leader(const pact_place *p, int node)
+{
+    return p->node_ranks[p->node_first[node]];
+}
+static inline int pact_place_local_size(const pact_place *p, int rank)
+{
+    int n = p->node_of[rank];
+    return p->node_first[n + 1] - p->node_first[n];
+}
 
 typedef struct {
     pact_coll coll;
@@ -49,7 +81,10 @@ typedef struct {
     size_t elem_size; /* bytes of one element */
     int commutative;
     int inplace;
-    long params[PACT_MAX_PARAMS]; /* by position of the algorithm's parameter descriptions */
+    const long *params;      /* by position of the algorithm's parameter descriptions; NULL: the defaults */
+    const pact_place *place; /* where the ranks run; NULL: unknown (algorithms with PACT_R_PLACE refuse) */
+    const int *order;        /* the arrival order (rank of the i-th arrival), for arrival-order-dependent
+                              * algorithms (PACT_R_ORDER); NULL: not known */
 } pact_build_args;
 
 typedef int (*pact_builder_fn)(pact_sched *s, const pact_build_args *a);
@@ -67,7 +102,7 @@ typedef struct {
                               * used when comparing with `smpi`; NULL: the defaults */
     const char *source;      /* provenance: the library function or paper section it follows */
     const char *cost;        /* Hockney cost, m = bytes per process */
-    pact_param_desc params[PACT_MAX_PARAMS];
+    const pact_param_desc *params; /* ends with {NULL}; NULL: none */
 } pact_alg;
 
 size_t pact_alg_count(void);
@@ -77,12 +112,33 @@ const pact_alg *pact_alg_find(pact_coll c, const char *name);
 /* The algorithm of collective `c` with Open MPI coll_tuned id `id`, or NULL. */
 const pact_alg *pact_alg_find_ompi(pact_coll c, int id);
 
-/* Fills args->params with the algorithm's defaults. */
-void pact_args_defaults(const pact_alg *a, pact_build_args *args);
+/* The algorithm's parameters: how many, the index of `name` (its first `len` characters; -1: none), and
+ * their defaults written to values[0 .. pact_alg_nparams(a)). */
+size_t pact_alg_nparams(const pact_alg *a);
+int pact_alg_param(const pact_alg *a, const char *name, size_t len);
+void pact_params_defaults(const pact_alg *a, long *values);
+
+/* The one parser of algorithm specs (spec.c).  pact_spec_parse reads NAME[:param=value...] for collective c
+ * into the algorithm and a malloc'd array of its parameter values (defaults, then the overrides; free() it).
+ * pact_params_parse applies "param=value" items separated by `sep` (the plan file's ',') to values.  Values
+ * are sizes (8, 1K, 64K).  An unknown name or parameter, a malformed value, a parameter given twice:
+ * PACT_ERR_ARG with the reason in `why`. */
+int pact_spec_parse(pact_coll c, const char *spec, const pact_alg **alg, long **values, char *why,
+                    size_t whylen);
+int pact_params_parse(const pact_alg *a, const char *text, char sep, long *values, char *why, size_t whylen);
+/* The values that differ from the defaults as "param=value,param=value" ("" when none). */
+int pact_params_format(const pact_alg *a, const long *values, char *buf, size_t len);
 /* PACT_OK when the algorithm applies, else PACT_ERR_RESTRICTED with the reason in *why (static text). */
 int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char **why);
-/* Checks restrictions, sizes the user buffers, runs the builder. */
+/* Checks restrictions, sizes the user buffers, runs the builder (with the default parameters when
+ * args->params is NULL). */
 int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s);
+
+/* A composition: runs algorithm `a` with arguments `sub` (a sub-group's size and rank, its own count and
+ * root; params NULL: the defaults) inside schedule `s`, through map `m` (NULL: on the group itself, the
+ * same buffers).  Checks a's restrictions for `sub` (PACT_ERR_RESTRICTED), sizes the enclosing buffers the
+ * sub-schedule's SEND and RECV map to, and appends to `s` (which it never resets). */
+int pact_compose(pact_sched *s, const pact_alg *a, const pact_build_args *sub, pact_rank_map *m);
 
 /* Elements of the send and receive buffers a rank passes to the collective. */
 void pact_coll_buf_counts(pact_coll c, int rank, int size, int root, size_t count, size_t *send,

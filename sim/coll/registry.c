@@ -1,6 +1,7 @@
 /* registry.c - the one table of algorithms, looked up by name; restrictions checked here, once. */
 #include "pact_coll.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const coll_names[PACT_NCOLL] = {"allreduce", "reduce", "bcast", "alltoall", "allgather"};
@@ -59,12 +60,6 @@ const pact_alg *pact_alg_find_ompi(pact_coll c, int id)
     return NULL;
 }
 
-void pact_args_defaults(const pact_alg *a, pact_build_args *args)
-{
-    for (int i = 0; i < PACT_MAX_PARAMS; i++)
-        args->params[i] = a->params[i].name ? a->params[i].def : 0;
-}
-
 int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char **why)
 {
     const char *reason = NULL;
@@ -76,6 +71,10 @@ int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char 
         reason = "needs count >= number of processes";
     else if ((a->restrictions & PACT_R_NOT_INPLACE) && args->inplace)
         reason = "not in place (Open MPI runs a dedicated in-place algorithm)";
+    else if ((a->restrictions & PACT_R_PLACE) && (!args->place || args->place->size != args->size))
+        reason = "needs to know the node of every rank";
+    else if ((a->restrictions & PACT_R_ORDER) && !args->order)
+        reason = "needs the arrival order";
     if (why)
         *why = reason;
     return reason ? PACT_ERR_RESTRICTED : PACT_OK;
@@ -108,6 +107,23 @@ void pact_coll_buf_counts(pact_coll c, int rank, int size, int root, size_t coun
     }
 }
 
+/* The builder with the default parameters when args->params is NULL. */
+static int run_builder(const pact_alg *a, const pact_build_args *args, pact_sched *s)
+{
+    size_t np = pact_alg_nparams(a);
+    if (args->params || np == 0)
+        return a->build(s, args);
+    long *def = malloc(np * sizeof(long));
+    if (!def)
+        return PACT_ERR_NOMEM;
+    pact_params_defaults(a, def);
+    pact_build_args b = *args;
+    b.params = def;
+    int rc = a->build(s, &b);
+    free(def);
+    return rc;
+}
+
 int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s)
 {
     if (args->size < 1 || args->rank < 0 || args->rank >= args->size || args->elem_size == 0 ||
@@ -124,8 +140,30 @@ int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s)
      * root) or this rank's block (allgather); the executor places the alias. */
     if (args->inplace && a->coll != PACT_COLL_ALLGATHER)
         s->buf_count[PACT_BUF_SEND] = s->buf_count[PACT_BUF_RECV];
-    rc = a->build(s, args);
+    rc = run_builder(a, args, s);
     if (rc == PACT_OK)
         rc = s->err;
+    return rc;
+}
+
+int pact_compose(pact_sched *s, const pact_alg *a, const pact_build_args *sub, pact_rank_map *m)
+{
+    if (sub->size < 1 || sub->rank < 0 || sub->rank >= sub->size ||
+        (pact_coll_rooted(a->coll) && (sub->root < 0 || sub->root >= sub->size)) ||
+        (m && (m->size != sub->size || m->rank != sub->rank)))
+        return PACT_ERR_ARG;
+    int rc = pact_alg_applies(a, sub, NULL);
+    if (rc != PACT_OK)
+        return rc;
+    if (m)
+        pact_sched_push(s, m);
+    /* The sub-schedule's user buffers, wherever the map puts them (scratch buffers grow to hold them). */
+    size_t ns, nr;
+    pact_coll_buf_counts(a->coll, sub->rank, sub->size, sub->root, sub->count, &ns, &nr);
+    pact_need(s, PACT_BUF_SEND, sub->inplace ? nr : ns);
+    pact_need(s, PACT_BUF_RECV, nr);
+    rc = run_builder(a, sub, s);
+    if (m)
+        pact_sched_pop(s);
     return rc;
 }

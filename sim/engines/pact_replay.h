@@ -28,6 +28,7 @@ typedef struct {
     int commutative;      /* the operation (1: sum, what `pact sim` uses) */
     double gamma;         /* seconds of compute per byte reduced */
     const double *delays; /* P arrival delays in seconds, NULL: none */
+    const pact_place *place; /* the ranks' nodes (pact_place_init); NULL: every rank on a node of its own */
 } pact_replay_cell;
 
 /* Writes `dir` (created if missing): rank-R.ti for every rank, index.txt (the file smpirun -replay reads: one

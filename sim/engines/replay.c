@@ -43,40 +43,6 @@
 #define TAG_BASE 100 /* the bench driver's base tag (pact_exec_ctx.tag), so SMPI sees the same tags */
 #define CLOCK_MARK "PACT_CLOCK="
 
-/* ---- the algorithm spec ---------------------------------------------------------------------------- */
-
-/* NAME[:param=value...] into the algorithm and its parameters (defaults, then overrides). */
-static const pact_alg *parse_alg(pact_coll coll, const char *spec, pact_build_args *a, GError **err)
-{
-    g_auto(GStrv) parts = g_strsplit(spec ? spec : "", ":", -1);
-    const pact_alg *alg = parts[0] ? pact_alg_find(coll, parts[0]) : NULL;
-    if (!alg) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "alg '%s': no such %s algorithm (pact list algorithms)", spec ? spec : "",
-                    pact_coll_name(coll));
-        return NULL;
-    }
-    pact_args_defaults(alg, a);
-    for (int i = 1; parts[i]; i++) {
-        char *eq = strchr(parts[i], '=');
-        uint64_t v = 0;
-        int k = 0;
-        if (eq)
-            *eq = 0;
-        while (k < PACT_MAX_PARAMS && alg->params[k].name && strcmp(alg->params[k].name, parts[i]))
-            k++;
-        if (!eq || k == PACT_MAX_PARAMS || !alg->params[k].name || pact_parse_size(eq + 1, &v) != PACT_OK ||
-            v > LONG_MAX) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "alg '%s': expected %s:param=value with a parameter of %s and a size", spec, parts[0],
-                        alg->name);
-            return NULL;
-        }
-        a->params[k] = (long)v;
-    }
-    return alg;
-}
-
 /* ---- SMPI options the trace must agree with ------------------------------------------------------- */
 
 /* The value of --cfg=NAME:VALUE in pact_smpi_cfg(), or NULL. */
@@ -222,6 +188,14 @@ gboolean pact_replay_write(const pact_replay_cell *c, const char *dir, GError **
     g_autofree char *cell_path = g_build_filename(dir, "cell.txt", NULL);
     const pact_alg *alg = NULL;
     g_autofree char *cell = NULL;
+    long *params = NULL;
+    char why_buf[256];
+    pact_place own = {0};
+    if (!c->place && pact_place_init(&own, c->P > 0 ? c->P : 1, NULL) != PACT_OK) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "out of memory");
+        goto out;
+    }
+    a.place = c->place ? c->place : &own;
 
     if ((unsigned)c->coll >= PACT_NCOLL || c->P < 1 || c->elem_size == 0 || !(c->gamma >= 0) ||
         (pact_coll_rooted(c->coll) && (c->root < 0 || c->root >= c->P))) {
@@ -230,7 +204,12 @@ gboolean pact_replay_write(const pact_replay_cell *c, const char *dir, GError **
             "replay cell: needs a collective, P >= 1, an element size, gamma >= 0 and a root in 0..P-1");
         goto out;
     }
-    if (!(alg = parse_alg(c->coll, c->alg, &a, err)) || !smpi_exec_params(&speed, &thresh, err))
+    if (pact_spec_parse(c->coll, c->alg ? c->alg : "", &alg, &params, why_buf, sizeof why_buf) != PACT_OK) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "alg '%s': %s", c->alg ? c->alg : "", why_buf);
+        goto out;
+    }
+    a.params = params;
+    if (!smpi_exec_params(&speed, &thresh, err))
         goto out;
     if (pact_alg_applies(alg, &a, &why) != PACT_OK) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "alg '%s': restricted: %s", c->alg, why);
@@ -256,7 +235,6 @@ gboolean pact_replay_write(const pact_replay_cell *c, const char *dir, GError **
     for (int r = 0; r < c->P; r++) {
         a.rank = r;
         int rc = pact_build(alg, &a, &s);
-        char why_buf[256];
         if (rc == PACT_OK)
             rc = pact_sched_validate(&s, why_buf, sizeof why_buf);
         else
@@ -291,6 +269,8 @@ gboolean pact_replay_write(const pact_replay_cell *c, const char *dir, GError **
 out:
     pact_sched_free(&s);
     g_string_free(index, TRUE);
+    free(params);
+    pact_place_free(&own);
     return ok;
 }
 

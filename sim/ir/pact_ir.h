@@ -51,6 +51,21 @@ typedef struct {
     uint32_t ndeps;
 } pact_op;
 
+/*
+ * A sub-group of a schedule's group, for compositions: a hierarchical algorithm runs one builder on the ranks
+ * of each node, another on the node leaders.  While a map is pushed (pact_sched_push), the operations a
+ * builder appends name sub-group ranks, sub-schedule buffers and tags, which the schedule translates to ranks
+ * of the enclosing group, slices of the enclosing buffers and tags of their own; maps nest.
+ */
+typedef struct pact_rank_map {
+    const int *ranks;        /* sub-group rank -> rank of the enclosing group */
+    int size, rank;          /* the sub-group's size and this rank's index in it */
+    uint32_t buf[PACT_NBUF]; /* the sub-schedule's buffer b is the enclosing buffer buf[b] ... */
+    size_t off[PACT_NBUF];   /* ... from element off[b] on */
+    int tag;                 /* added to the sub-schedule's tags, so its messages match only each other */
+    const struct pact_rank_map *outer; /* the enclosing map, set by pact_sched_push */
+} pact_rank_map;
+
 typedef struct {
     int rank, size;
     size_t elem_size;            /* bytes of one element */
@@ -62,6 +77,7 @@ typedef struct {
     size_t ndeps, cap_deps;
     int err;   /* sticky: the first error of a builder call */
     int fence; /* the NOP of the last pact_fence(), which every later operation depends on; -1: none */
+    const pact_rank_map *map; /* the innermost pushed map, NULL: builders address the group itself */
 } pact_sched;
 
 void pact_sched_init(pact_sched *s);
@@ -89,6 +105,9 @@ void pact_set_tag(pact_sched *s, int tag);
 int pact_fence(pact_sched *s);
 /* Scratch buffer `buf` (PACT_BUF_TMP0/1) must hold at least `count` elements. */
 void pact_need(pact_sched *s, uint32_t buf, size_t count);
+/* Pushes a sub-group map (m->outer is set here; m must live until pact_sched_pop) and pops it. */
+void pact_sched_push(pact_sched *s, pact_rank_map *m);
+void pact_sched_pop(pact_sched *s);
 
 static inline const uint32_t *pact_op_deps(const pact_sched *s, size_t i)
 {

@@ -22,6 +22,7 @@ void pact_sched_reset(pact_sched *s, int rank, int size, size_t elem_size)
     s->ndeps = 0;
     s->err = PACT_OK;
     s->fence = -1;
+    s->map = NULL;
 }
 
 void pact_sched_free(pact_sched *s)
@@ -48,8 +49,52 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 
 static const pact_slice no_slice = {0, 0, 0};
 
+/* A sub-schedule's slice as a slice of the group's buffers (through every pushed map). */
+static pact_slice outer_slice(const pact_sched *s, pact_slice x)
+{
+    for (const pact_rank_map *m = s->map; m; m = m->outer) {
+        x.off += m->off[x.buf];
+        x.buf = m->buf[x.buf];
+    }
+    return x;
+}
+
+static int outer_tag(const pact_sched *s, int tag)
+{
+    for (const pact_rank_map *m = s->map; m; m = m->outer)
+        tag += m->tag;
+    return tag;
+}
+
+static int outer_peer(const pact_sched *s, int peer)
+{
+    for (const pact_rank_map *m = s->map; m; m = m->outer)
+        peer = peer >= 0 && peer < m->size ? m->ranks[peer] : -1;
+    return peer;
+}
+
+void pact_sched_push(pact_sched *s, pact_rank_map *m)
+{
+    m->outer = s->map;
+    s->map = m;
+}
+
+void pact_sched_pop(pact_sched *s)
+{
+    if (s->map)
+        s->map = s->map->outer;
+}
+
 static int append(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pact_slice src)
 {
+    if (s->map) {
+        if (kind == PACT_OP_SEND || kind == PACT_OP_RECV)
+            peer = outer_peer(s, peer);
+        if (kind == PACT_OP_RECV || kind == PACT_OP_REDUCE || kind == PACT_OP_COPY)
+            dst = outer_slice(s, dst);
+        if (kind == PACT_OP_SEND || kind == PACT_OP_REDUCE || kind == PACT_OP_COPY)
+            src = outer_slice(s, src);
+    }
     if (s->err != PACT_OK)
         return -1;
     if (grow((void **)&s->ops, &s->cap_ops, s->nops + 1, sizeof(pact_op)) != PACT_OK) {
@@ -59,7 +104,7 @@ static int append(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pa
     pact_op *o = &s->ops[s->nops];
     o->kind = kind;
     o->peer = peer;
-    o->tag = 0;
+    o->tag = s->map ? outer_tag(s, 0) : 0;
     o->src = src;
     o->dst = dst;
     o->dep_first = (uint32_t)s->ndeps;
@@ -131,13 +176,16 @@ int pact_fence(pact_sched *s)
 void pact_set_tag(pact_sched *s, int tag)
 {
     if (s->err == PACT_OK && s->nops > 0)
-        s->ops[s->nops - 1].tag = tag;
+        s->ops[s->nops - 1].tag = s->map ? outer_tag(s, tag) : tag;
 }
 
 void pact_need(pact_sched *s, uint32_t buf, size_t count)
 {
-    if (buf < PACT_NBUF && s->buf_count[buf] < count)
-        s->buf_count[buf] = count;
+    if (buf >= PACT_NBUF)
+        return;
+    pact_slice x = outer_slice(s, pact_sl(buf, 0, count));
+    if (s->buf_count[x.buf] < x.off + x.count)
+        s->buf_count[x.buf] = x.off + x.count;
 }
 
 int pact_sched_successors(const pact_sched *s, uint32_t **pending, uint32_t **first, uint32_t **succ)

@@ -302,6 +302,8 @@ typedef struct {
     pact_exec_ctx x;
     void *send, *recv;
     int inplace;
+    long *params;  /* the algorithm's parameter values */
+    char msg[160]; /* why set-up failed, when that is not static text */
 } call_t;
 
 static int library_call(const cell_t *c, call_t *k, MPI_Comm comm)
@@ -373,29 +375,8 @@ static void call_free(const bench_t *b, call_t *k)
         bfree(b, k->x.buf[i]);
     pact_plan_free(k->plan);
     pact_sched_free(&k->sched);
+    free(k->params);
     memset(k, 0, sizeof(*k));
-}
-
-/* Applies "name=value,name=value" to the algorithm's parameters. */
-static int apply_params(const pact_alg *alg, const char *spec, pact_build_args *a)
-{
-    char buf[256];
-    snprintf(buf, sizeof(buf), "%s", spec);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(t, '=');
-        if (!eq)
-            return PACT_ERR_ARG;
-        *eq = 0;
-        int k = 0;
-        while (k < PACT_MAX_PARAMS && alg->params[k].name && strcmp(alg->params[k].name, t))
-            k++;
-        uint64_t v;
-        if (k == PACT_MAX_PARAMS || !alg->params[k].name || pact_parse_size(eq + 1, &v) != PACT_OK ||
-            v > LONG_MAX)
-            return PACT_ERR_ARG;
-        a->params[k] = (long)v;
-    }
-    return PACT_OK;
 }
 
 /* Whether this rank passes MPI_IN_PLACE: reduce's non-roots never do; bcast has nothing to pass. */
@@ -430,11 +411,14 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
                              .elem_size = es,
                              .commutative = c->op->commutative,
                              .inplace = k->inplace};
-        pact_args_defaults(k->alg, &a);
-        if (apply_params(k->alg, c->params, &a) != PACT_OK) {
-            *why = "unknown parameter or malformed value";
+        if (!(k->params = calloc(pact_alg_nparams(k->alg) + 1, sizeof(long))))
+            return PACT_ERR_NOMEM;
+        pact_params_defaults(k->alg, k->params);
+        if (pact_params_parse(k->alg, c->params, ',', k->params, k->msg, sizeof k->msg) != PACT_OK) {
+            *why = k->msg;
             return PACT_ERR_ARG;
         }
+        a.params = k->params;
         const char *mine = NULL;
         int restricted = pact_alg_applies(k->alg, &a, &mine) == PACT_ERR_RESTRICTED, any = 0;
         MPI_Allreduce(&restricted, &any, 1, MPI_INT, MPI_MAX, b->comm);

@@ -14,11 +14,6 @@
 
 #include <glib.h>
 
-/* The header results.csv must start with. */
-#define PACT_RESULTS_HEADER                                                                                  \
-    "platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,skew_s,rep,engine,"   \
-    "last_delay_s,total_delay_s,status"
-
 typedef struct pact_report pact_report;
 
 /* Parses a results.csv held in memory; `name` (the file name) starts every message, as NAME:LINE: column

@@ -26,26 +26,7 @@
 #include <unistd.h>
 
 #include "pact_host.h"
-
-enum { NCOL = 16 };
-enum {
-    C_PLATFORM,
-    C_NODES,
-    C_PPN,
-    C_PROCS,
-    C_COLL,
-    C_ALG,
-    C_BYTES,
-    C_PATTERN,
-    C_SKEW_MODE,
-    C_SKEW_FACTOR,
-    C_SKEW_S,
-    C_REP,
-    C_ENGINE,
-    C_LAST,
-    C_TOTAL,
-    C_STATUS
-};
+#include "pact_results.h"
 
 /* Robustness beyond which Fig. 6 colours a cell, in %; the robustness figure's colour scale stops there. */
 #define SIGNIFICANT 25.0
@@ -127,44 +108,6 @@ void pact_report_free(pact_report *r)
 
 /* ---- reading ------------------------------------------------------------------------------------------- */
 
-static const char *const colname[NCOL] = {
-    "platform",  "nodes",       "ppn",    "procs", "collective", "algorithm",    "bytes",         "pattern",
-    "skew_mode", "skew_factor", "skew_s", "rep",   "engine",     "last_delay_s", "total_delay_s", "status"};
-
-typedef struct {
-    const char *name;
-    int line;
-    GError **err;
-} where_t;
-
-static gboolean bad(const where_t *w, int col, const char *val, const char *what)
-{
-    g_set_error(w->err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: column %s: '%s': %s", w->name, w->line,
-                colname[col], val, what);
-    return FALSE;
-}
-
-static gboolean parse_uint(const where_t *w, int col, const char *v, guint64 min, guint64 max, guint64 *out)
-{
-    if (!g_ascii_string_to_unsigned(v, 10, min, max, out, NULL))
-        return bad(w, col, v, min ? "expected a whole number >= 1" : "expected a whole number >= 0");
-    return TRUE;
-}
-
-/* Seconds: full precision as %.17g writes them, >= 0; empty gives NAN when `empty_ok`. */
-static gboolean parse_seconds(const where_t *w, int col, const char *v, gboolean empty_ok, double *out)
-{
-    char *end;
-    if (!*v && empty_ok) {
-        *out = NAN;
-        return TRUE;
-    }
-    *out = g_ascii_strtod(v, &end);
-    if (!*v || *end || !(*out >= 0) || isinf(*out))
-        return bad(w, col, v, "expected seconds, a finite number >= 0");
-    return TRUE;
-}
-
 static guint intern(GPtrArray *names, GHashTable *ix, const char *name)
 {
     guint i = GPOINTER_TO_UINT(g_hash_table_lookup(ix, name));
@@ -175,15 +118,15 @@ static guint intern(GPtrArray *names, GHashTable *ix, const char *name)
     return names->len - 1;
 }
 
-static study_t *study_new(char **f, int nodes, int ppn, int procs)
+static study_t *study_new(const pact_result_row *row)
 {
     study_t *s = g_new0(study_t, 1);
-    s->platform = g_strdup(f[C_PLATFORM]);
-    s->coll = g_strdup(f[C_COLL]);
-    s->engine = g_strdup(f[C_ENGINE]);
-    s->nodes = nodes;
-    s->ppn = ppn;
-    s->procs = procs;
+    s->platform = g_strdup(row->platform);
+    s->coll = g_strdup(row->coll);
+    s->engine = g_strdup(row->engine);
+    s->nodes = row->nodes;
+    s->ppn = row->ppn;
+    s->procs = row->procs;
     s->algs = g_ptr_array_new_with_free_func(g_free);
     s->pats = g_ptr_array_new_with_free_func(g_free);
     s->alg_ix = g_hash_table_new(g_str_hash, g_str_equal);
@@ -196,55 +139,39 @@ static study_t *study_new(char **f, int nodes, int ppn, int procs)
     return s;
 }
 
-/* One data row into its study.  `key` finds the study: (platform, nodes, ppn, procs, collective, engine). */
-static gboolean add_row(pact_report *r, GHashTable *by_key, char **f, const where_t *w)
+/* One data row into its study, found by (platform, nodes, ppn, procs, collective, engine). */
+static gboolean add_row(const pact_result_row *x, const char *line, int lineno, gpointer user, GError **err)
 {
-    guint64 nodes, ppn, procs, bytes, rep;
-    double skew, last, total, factor = NAN;
-    static const int named[] = {C_PLATFORM, C_COLL, C_ALG, C_PATTERN, C_SKEW_MODE, C_ENGINE, C_STATUS};
-    for (gsize i = 0; i < G_N_ELEMENTS(named); i++)
-        if (!*f[named[i]])
-            return bad(w, named[i], "", "empty");
-    if (!parse_uint(w, C_NODES, f[C_NODES], 1, G_MAXINT, &nodes) ||
-        !parse_uint(w, C_PPN, f[C_PPN], 1, G_MAXINT, &ppn) ||
-        !parse_uint(w, C_PROCS, f[C_PROCS], 1, G_MAXINT, &procs) ||
-        !parse_uint(w, C_BYTES, f[C_BYTES], 0, G_MAXUINT64, &bytes) ||
-        !parse_uint(w, C_REP, f[C_REP], 0, G_MAXINT, &rep) ||
-        !parse_seconds(w, C_SKEW_FACTOR, f[C_SKEW_FACTOR], TRUE, &factor) ||
-        !parse_seconds(w, C_SKEW_S, f[C_SKEW_S], FALSE, &skew) ||
-        !parse_seconds(w, C_LAST, f[C_LAST], TRUE, &last) ||
-        !parse_seconds(w, C_TOTAL, f[C_TOTAL], TRUE, &total))
-        return FALSE;
-    (void)rep;
-    g_autofree char *word = g_strndup(f[C_STATUS], strcspn(f[C_STATUS], ":"));
+    pact_report *r = ((gpointer *)user)[0];
+    GHashTable *by_key = ((gpointer *)user)[1];
+    const char *const *f = x->field;
+    (void)line, (void)lineno, (void)err;
+    g_autofree char *word = g_strndup(x->status, strcspn(x->status, ":"));
     gboolean ran = !strcmp(word, "ok") || !strcmp(word, "wrong");
-    if (ran && isnan(last))
-        return bad(w, C_LAST, "", "empty, but the status says the call ran");
-
-    g_autofree char *key =
-        g_strjoin("\x1f", f[C_PLATFORM], f[C_NODES], f[C_PPN], f[C_PROCS], f[C_COLL], f[C_ENGINE], NULL);
+    g_autofree char *key = g_strjoin("\x1f", x->platform, f[PACT_COL_NODES], f[PACT_COL_PPN], f[PACT_COL_PROCS],
+                                     x->coll, x->engine, NULL);
     study_t *s = g_hash_table_lookup(by_key, key);
     if (!s) {
-        s = study_new(f, (int)nodes, (int)ppn, (int)procs);
+        s = study_new(x);
         g_ptr_array_add(r->studies, s);
         g_hash_table_insert(by_key, g_steal_pointer(&key), s);
     }
-    row_t row = {.alg = intern(s->algs, s->alg_ix, f[C_ALG]),
-                 .pat = intern(s->pats, s->pat_ix, f[C_PATTERN]),
-                 .bytes = bytes,
-                 .last = last,
-                 .skew = skew,
+    row_t row = {.alg = intern(s->algs, s->alg_ix, x->alg),
+                 .pat = intern(s->pats, s->pat_ix, x->pattern),
+                 .bytes = x->bytes,
+                 .last = x->last,
+                 .skew = x->skew_s,
                  .ran = ran,
                  .restricted = !strcmp(word, "restricted")};
     g_array_append_val(s->rows, row);
     while (s->why->len < s->algs->len)
         g_ptr_array_add(s->why, NULL);
     if (row.restricted && !s->why->pdata[row.alg])
-        s->why->pdata[row.alg] = g_strdup(f[C_STATUS][strlen(word)] ? f[C_STATUS] + strlen(word) + 1 : "");
-    if (strcmp(f[C_PATTERN], "no_delay")) {
-        g_autofree char *sk = !strcmp(f[C_SKEW_MODE], "absolute") || isnan(factor)
-                                  ? g_strdup(f[C_SKEW_MODE])
-                                  : g_strdup_printf("%s x %s", f[C_SKEW_MODE], f[C_SKEW_FACTOR]);
+        s->why->pdata[row.alg] = g_strdup(x->status[strlen(word)] ? x->status + strlen(word) + 1 : "");
+    if (strcmp(x->pattern, "no_delay")) {
+        g_autofree char *sk = !strcmp(x->skew_mode, "absolute") || isnan(x->skew_factor)
+                                  ? g_strdup(x->skew_mode)
+                                  : g_strdup_printf("%s x %s", x->skew_mode, f[PACT_COL_SKEW_FACTOR]);
         guint i;
         if (!g_ptr_array_find_with_equal_func(s->skews, sk, g_str_equal, &i))
             g_ptr_array_add(s->skews, g_steal_pointer(&sk));
@@ -371,50 +298,15 @@ pact_report *pact_report_parse(const char *text, gsize len, const char *name, GE
     pact_report *r = g_new0(pact_report, 1);
     r->studies = g_ptr_array_new_with_free_func(study_free);
     g_autoptr(GHashTable) by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    where_t w = {.name = name, .line = 0, .err = err};
-    const char *p = text, *end = text + len;
-    gboolean header = FALSE;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (gsize)(end - p));
-        const char *eol = nl ? nl : end;
-        g_autofree char *line = g_strndup(p, (gsize)(eol - p));
-        p = nl ? nl + 1 : end;
-        w.line++;
-        g_strchomp(line); /* a CR of CRLF files, trailing blanks */
-        if (!header) {
-            if (strcmp(line, PACT_RESULTS_HEADER)) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "%s:1: not a pact results.csv: expected the header %s", name,
-                            PACT_RESULTS_HEADER);
-                goto fail;
-            }
-            header = TRUE;
-            continue;
-        }
-        if (!*line || !strcmp(line, PACT_RESULTS_HEADER)) /* blank, or the header of a file joined on */
-            continue;
-        g_auto(GStrv) f = g_strsplit(line, ",", -1);
-        guint nf = g_strv_length(f);
-        if (nf != NCOL) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: %u columns, expected %d (%s)", name,
-                        w.line, nf, NCOL, PACT_RESULTS_HEADER);
-            goto fail;
-        }
-        if (!add_row(r, by_key, f, &w))
-            goto fail;
-    }
-    if (!header) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:1: empty file, expected the header %s", name,
-                    PACT_RESULTS_HEADER);
-        goto fail;
+    gpointer user[2] = {r, by_key};
+    if (!pact_results_parse(text, len, name, FALSE, add_row, user, err)) {
+        pact_report_free(r);
+        return NULL;
     }
     for (guint i = 0; i < r->studies->len; i++)
         study_finish(r->studies->pdata[i]);
     name_studies(r);
     return r;
-fail:
-    pact_report_free(r);
-    return NULL;
 }
 
 pact_report *pact_report_load(const char *csv_path, GError **err)

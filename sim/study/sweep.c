@@ -13,6 +13,7 @@
 #include "pact_models.h"
 #include "pact_replay.h"
 #include "pact_report.h"
+#include "pact_results.h"
 
 typedef struct {
     guint alg, size, pat; /* indices into the sweep's lists */
@@ -129,42 +130,22 @@ static gboolean smpi_spec_ok(const char *spec)
     return TRUE;
 }
 
-/* An algorithm spec is NAME or NAME:param=value[:param=value]; values take K, M, G suffixes.  Checks it and,
- * when `params` is given, writes the overrides as the bench driver's "param=value,..." (or "-"). */
+/* An algorithm spec NAME[:param=value...] (the one parser, sim/coll/spec.c).  Checks it and, when `params` is
+ * given, writes the parameters that differ from the defaults as the plan file's "param=value,..." (or "-"). */
 static gboolean alg_spec_params(pact_coll coll, const char *spec, GString *params, GError **err)
 {
-    g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
-    const pact_alg *alg = pact_alg_find(coll, parts[0]);
-    if (!alg) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "--algs: unknown %s algorithm '%s' (pact list algorithms --coll %s)",
-                    pact_coll_name(coll), parts[0], pact_coll_name(coll));
+    const pact_alg *alg;
+    long *values = NULL;
+    char why[256], buf[512];
+    if (pact_spec_parse(coll, spec, &alg, &values, why, sizeof why) != PACT_OK ||
+        pact_params_format(alg, values, buf, sizeof buf) != PACT_OK) {
+        free(values);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--algs %s: %s", spec, values ? "too long" : why);
         return FALSE;
     }
-    for (int i = 1; parts[i]; i++) {
-        char *eq = strchr(parts[i], '=');
-        guint64 v = 0;
-        int k = 0;
-        if (eq)
-            *eq = 0;
-        while (k < PACT_MAX_PARAMS && alg->params[k].name && strcmp(alg->params[k].name, parts[i]))
-            k++;
-        if (!eq || k == PACT_MAX_PARAMS || !alg->params[k].name || pact_parse_size(eq + 1, &v) != PACT_OK ||
-            v > G_MAXLONG) {
-            GString *names = g_string_new(NULL);
-            for (int j = 0; j < PACT_MAX_PARAMS && alg->params[j].name; j++)
-                g_string_append_printf(names, "%s%s", j ? ", " : "", alg->params[j].name);
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--algs %s: expected %s:param=value with param one of: %s", spec, parts[0],
-                        names->len ? names->str : "(none)");
-            g_string_free(names, TRUE);
-            return FALSE;
-        }
-        if (params)
-            g_string_append_printf(params, "%s%s=%" G_GUINT64_FORMAT, params->len ? "," : "", parts[i], v);
-    }
-    if (params && params->len == 0)
-        g_string_append(params, "-");
+    free(values);
+    if (params)
+        g_string_append(params, *buf ? buf : "-");
     return TRUE;
 }
 
@@ -424,6 +405,7 @@ typedef struct {
     char *run;        /* OUT/run/sK: platform, plans, patterns, logs */
     char *bench;      /* absolute path of pact-bench-smpi (smpi engine) */
     double gamma;
+    pact_place place; /* the ranks' nodes, for the builders of the model and replay engines */
 } ctx_t;
 
 /* The cells that share one simulation. */
@@ -473,6 +455,7 @@ static void ctx_free(gpointer p)
         g_ptr_array_unref(x->cells);
     g_free(x->run);
     g_free(x->bench);
+    pact_place_free(&x->place);
     g_free(x);
 }
 /* Reads the driver's CSV (cell,rep,last,total,status) into the cells. */
@@ -623,35 +606,23 @@ static gboolean launch(batch_t *b, GError **err)
     return read_output(x, out_path, err);
 }
 
-/* The build arguments of an algorithm spec NAME[:param=value...] (validated) for one cell. */
-static void spec_args(const pact_sweep *s, const char *spec, guint64 bytes, pact_build_args *a)
-{
-    g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
-    const pact_alg *alg = pact_alg_find(s->coll, parts[0]);
-    *a = (pact_build_args){.coll = s->coll, .size = s->procs, .root = s->root, .commutative = 1};
-    a->elem_size = pact_dtype_size(s->dtype);
-    a->count = (size_t)(bytes / a->elem_size);
-    pact_args_defaults(alg, a);
-    for (int i = 1; parts[i]; i++) {
-        char *eq = strchr(parts[i], '=');
-        uint64_t v = 0;
-        *eq = 0;
-        pact_parse_size(eq + 1, &v);
-        for (int k = 0; k < PACT_MAX_PARAMS && alg->params[k].name; k++)
-            if (!strcmp(alg->params[k].name, parts[i]))
-                a->params[k] = (long)v;
-    }
-}
-
-/* The build arguments of a cell of the model or replay engine; returns NULL when its algorithm applies,
- * else the cell's status "restricted:why". */
-static char *cell_args(const ctx_t *x, const cell_t *c, const pact_alg **alg, pact_build_args *a)
+/* The build arguments of a cell of the model or replay engine (its spec was validated; *params holds the
+ * parameter values, free() it); returns NULL when its algorithm applies, else the cell's status
+ * "restricted:why". */
+static char *cell_args(const ctx_t *x, const cell_t *c, const pact_alg **alg, pact_build_args *a, long **params)
 {
     const pact_sweep *s = x->s;
-    const char *spec = s->algs->pdata[c->alg], *why = NULL;
-    g_auto(GStrv) name = g_strsplit(spec, ":", 2);
-    *alg = pact_alg_find(s->coll, name[0]);
-    spec_args(s, spec, g_array_index(s->sizes, guint64, c->size), a);
+    const char *why = NULL;
+    char msg[256];
+    pact_spec_parse(s->coll, s->algs->pdata[c->alg], alg, params, msg, sizeof msg);
+    *a = (pact_build_args){.coll = s->coll,
+                           .size = s->procs,
+                           .root = s->root,
+                           .commutative = 1,
+                           .elem_size = pact_dtype_size(s->dtype),
+                           .params = *params,
+                           .place = &x->place};
+    a->count = (size_t)(g_array_index(s->sizes, guint64, c->size) / a->elem_size);
     if (pact_alg_applies(*alg, a, &why) == PACT_OK)
         return NULL;
     char *status = g_strdup_printf("restricted:%s", why);
@@ -688,7 +659,8 @@ static gboolean model_batch(batch_t *b, GError **err)
         cell_t *c = x->cells->pdata[g_array_index(b->cells, guint, k)];
         const pact_alg *alg;
         pact_build_args a;
-        g_autofree char *restricted = cell_args(x, c, &alg, &a);
+        g_autofree long *params = NULL;
+        g_autofree char *restricted = cell_args(x, c, &alg, &a, &params);
         if (restricted) {
             cell_set(c, s->reps, NAN, NAN, restricted);
             continue;
@@ -794,7 +766,8 @@ static gboolean replay_batch(batch_t *b, GError **err)
         cell_t *c = x->cells->pdata[i];
         const pact_alg *alg;
         pact_build_args a;
-        g_autofree char *restricted = cell_args(x, c, &alg, &a);
+        g_autofree long *params = NULL;
+        g_autofree char *restricted = cell_args(x, c, &alg, &a, &params);
         if (restricted) {
             cell_set(c, s->reps, NAN, NAN, restricted);
             continue;
@@ -814,7 +787,8 @@ static gboolean replay_batch(batch_t *b, GError **err)
                                .elem_size = a.elem_size,
                                .commutative = 1, /* sum, max and min */
                                .gamma = x->gamma,
-                               .delays = (const double *)d->data};
+                               .delays = (const double *)d->data,
+                               .place = &x->place};
         double l, t;
         if (!pact_replay_write(&rc, dir, err) || !pact_replay_run(dir, xml, hosts, s->procs, &l, &t, err))
             return FALSE;
@@ -828,22 +802,31 @@ static gboolean replay_batch(batch_t *b, GError **err)
 /* ---- rows -------------------------------------------------------------------------------------------------
  */
 
-static const char *const csv_header =
-    "platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,skew_s,rep,engine,"
-    "last_delay_s,total_delay_s,status\n";
-
 static const char *engine_name(pact_engine e)
 {
     return e == PACT_ENGINE_MODEL ? "model" : e == PACT_ENGINE_REPLAY ? "replay" : "smpi";
 }
 
-/* The first eight columns, which name the cell. */
-static char *cell_key(const ctx_t *x, const cell_t *c)
+/* The columns that name the cell (platform .. pattern). */
+static pact_result_row cell_row(const ctx_t *x, const cell_t *c)
 {
     const pact_sweep *s = x->s;
-    return g_strdup_printf("%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s", platform_name(s), s->nodes, s->ppn,
-                           s->procs, pact_coll_name(s->coll), (char *)s->algs->pdata[c->alg],
-                           g_array_index(s->sizes, guint64, c->size), (char *)s->patterns->pdata[c->pat]);
+    return (pact_result_row){.platform = platform_name(s),
+                             .nodes = s->nodes,
+                             .ppn = s->ppn,
+                             .procs = s->procs,
+                             .coll = pact_coll_name(s->coll),
+                             .alg = s->algs->pdata[c->alg],
+                             .bytes = g_array_index(s->sizes, guint64, c->size),
+                             .pattern = s->patterns->pdata[c->pat]};
+}
+
+/* The key of a cell: its naming columns as results.csv writes them. */
+static char *cell_key(const ctx_t *x, const cell_t *c)
+{
+    pact_result_row r = cell_row(x, c);
+    return g_strdup_printf("%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s", r.platform, r.nodes, r.ppn, r.procs,
+                           r.coll, r.alg, r.bytes, r.pattern);
 }
 
 static char *cell_rows(const ctx_t *x, const cell_t *c)
@@ -851,41 +834,39 @@ static char *cell_rows(const ctx_t *x, const cell_t *c)
     const pact_sweep *s = x->s;
     const char *pat = s->patterns->pdata[c->pat];
     gboolean nodelay = !strcmp(pat, "no_delay"), file = s->pattern_data->pdata[c->pat] != NULL;
-    g_autofree char *key = cell_key(x, c);
+    pact_result_row r = cell_row(x, c);
+    r.skew_mode = nodelay ? "none" : file ? "file" : pact_skew_mode_name(s->skew_mode);
+    r.skew_factor = s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay && !file ? s->skew : NAN;
+    r.skew_s = c->skew_s;
+    r.engine = engine_name(s->engine);
     GString *o = g_string_new(NULL);
-    for (guint r = 0; r < c->last->len; r++) {
-        double l = g_array_index(c->last, double, r), t = g_array_index(c->total, double, r);
-        char lb[32] = "", tb[32] = "", fb[32] = "";
-        if (!isnan(l))
-            g_ascii_formatd(lb, sizeof(lb), "%.17g", l);
-        if (!isnan(t))
-            g_ascii_formatd(tb, sizeof(tb), "%.17g", t);
-        if (s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay && !file)
-            g_ascii_formatd(fb, sizeof(fb), "%.17g", s->skew);
-        g_string_append_printf(o, "%s,%s,%s,%.17g,%u,%s,%s,%s,%s\n", key,
-                               nodelay ? "none"
-                               : file  ? "file"
-                                       : pact_skew_mode_name(s->skew_mode),
-                               fb, c->skew_s, r, engine_name(s->engine), lb, tb, (char *)c->status->pdata[r]);
+    for (guint k = 0; k < c->last->len; k++) {
+        r.rep = (int)k;
+        r.last = g_array_index(c->last, double, k);
+        r.total = g_array_index(c->total, double, k);
+        r.status = c->status->pdata[k];
+        pact_results_append(o, &r);
     }
     return g_string_free(o, FALSE);
 }
 
 /* Fills a cell's values from its rows (a resumed or merged cell). */
+static gboolean cell_value(const pact_result_row *r, const char *line, int lineno, gpointer user, GError **err)
+{
+    cell_t *c = user;
+    (void)line, (void)lineno, (void)err;
+    g_array_append_val(c->last, r->last);
+    g_array_append_val(c->total, r->total);
+    g_ptr_array_add(c->status, g_strdup(r->status));
+    c->skew_s = r->skew_s;
+    return TRUE;
+}
+
 static void cell_parse_rows(cell_t *c)
 {
     cell_reset(c);
-    g_auto(GStrv) lines = g_strsplit(c->rows, "\n", -1);
-    for (int i = 0; lines[i]; i++) {
-        if (!*lines[i])
-            continue;
-        g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
-        double l = *f[13] ? g_ascii_strtod(f[13], NULL) : NAN, t = *f[14] ? g_ascii_strtod(f[14], NULL) : NAN;
-        g_array_append_val(c->last, l);
-        g_array_append_val(c->total, t);
-        g_ptr_array_add(c->status, g_strdup(f[15]));
-        c->skew_s = g_ascii_strtod(f[10], NULL);
-    }
+    g_autofree char *text = g_strconcat(pact_results_header(), "\n", c->rows, NULL);
+    pact_results_parse(text, strlen(text), "rows", FALSE, cell_value, c, NULL); /* pact's own rows */
 }
 
 typedef struct {
@@ -909,59 +890,51 @@ static GHashTable *cell_index(GPtrArray *studies)
     return h;
 }
 
+typedef struct {
+    GHashTable *index, *pending;
+    const char *path;
+} load_t;
+
+/* One row of a results.csv being resumed or merged: kept, by repetition, with the cell it belongs to. */
+static gboolean load_row(const pact_result_row *r, const char *line, int lineno, gpointer user, GError **err)
+{
+    load_t *l = user;
+    g_autofree char *key = g_strdup_printf("%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s", r->platform, r->nodes,
+                                           r->ppn, r->procs, r->coll, r->alg, r->bytes, r->pattern);
+    cell_ref *c = g_hash_table_lookup(l->index, key);
+    if (!c || r->rep >= c->x->s->reps) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: %s", l->path, lineno,
+                    c ? "rep: out of range" : "a row of another experiment (or a malformed row)");
+        return FALSE;
+    }
+    GPtrArray *reps = g_hash_table_lookup(l->pending, c);
+    if (!reps) {
+        reps = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_set_size(reps, c->x->s->reps);
+        g_hash_table_insert(l->pending, c, reps);
+    }
+    g_free(reps->pdata[r->rep]);
+    reps->pdata[r->rep] = g_strconcat(line, "\n", NULL);
+    return TRUE;
+}
+
 /* Reads the rows of a results.csv into the cells they belong to.  A cell takes its rows only when all its
  * repetitions are there (a killed run may have written part of the last batch; a line without its newline
  * is the torn end of a write).  A cell that already has rows (another shard's copy) must get the same. */
 static gboolean load_rows(GHashTable *index, const char *path, GError **err)
 {
     g_autofree char *text = NULL;
+    gsize len = 0;
     GError *e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
+    if (!g_file_get_contents(path, &text, &len, &e)) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
         g_error_free(e);
         return FALSE;
     }
-    if (!g_str_has_prefix(text, csv_header)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:1: not a pact sim results.csv (header differs)",
-                    path);
-        return FALSE;
-    }
     g_autoptr(GHashTable) pending =
         g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_ptr_array_unref);
-    char *line = text + strlen(csv_header);
-    int ln = 1;
-    gboolean ok = TRUE;
-    while (*line && ok) {
-        char *nl = strchr(line, '\n');
-        ln++;
-        if (!nl)
-            break; /* torn */
-        *nl = 0;
-        g_auto(GStrv) f = g_strsplit(line, ",", -1);
-        guint64 rep = 0;
-        cell_ref *r = NULL;
-        if (g_strv_length(f) == 16) {
-            g_autofree char *key =
-                g_strjoinv(",", (char *[]){f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], NULL});
-            r = g_hash_table_lookup(index, key);
-        }
-        if (!r || !g_ascii_string_to_unsigned(f[11], 10, 0, (guint64)r->x->s->reps - 1, &rep, NULL)) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: %s", path, ln,
-                        r ? "rep: out of range" : "a row of another experiment (or a malformed row)");
-            ok = FALSE;
-            break;
-        }
-        GPtrArray *reps = g_hash_table_lookup(pending, r);
-        if (!reps) {
-            reps = g_ptr_array_new_with_free_func(g_free);
-            g_ptr_array_set_size(reps, r->x->s->reps);
-            g_hash_table_insert(pending, r, reps);
-        }
-        g_free(reps->pdata[rep]);
-        reps->pdata[rep] = g_strconcat(line, "\n", NULL);
-        line = nl + 1;
-    }
-    if (!ok)
+    load_t l = {.index = index, .pending = pending, .path = path};
+    if (!pact_results_parse(text, len, path, TRUE, load_row, &l, err))
         return FALSE;
     GHashTableIter it;
     gpointer k, v;
@@ -995,7 +968,8 @@ static gboolean load_rows(GHashTable *index, const char *path, GError **err)
 /* results.csv in the experiment's order: every cell that has its rows. */
 static char *all_rows(GPtrArray *studies, guint *missing)
 {
-    GString *o = g_string_new(csv_header);
+    GString *o = g_string_new(pact_results_header());
+    g_string_append_c(o, '\n');
     *missing = 0;
     for (guint k = 0; k < studies->len; k++) {
         ctx_t *x = studies->pdata[k];
@@ -1100,6 +1074,11 @@ static GPtrArray *make_studies(pact_experiment *e, const char *out, GError **err
         x->index = k;
         g_ptr_array_add(studies, x);
         make_cells(x);
+        if (pact_place_init(&x->place, x->s->procs, x->s->node_of) != PACT_OK) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "out of memory");
+            g_ptr_array_unref(studies);
+            return NULL;
+        }
         if (!out)
             continue;
         x->run = g_strdup_printf("%s/run/s%u", out, k);

@@ -207,7 +207,6 @@ static void test_every_algorithm(void)
                                             .count = counts[ci],
                                             .elem_size = 8,
                                             .commutative = 1};
-                    pact_args_defaults(alg, &args);
                     if (pact_build(alg, &args, &s) != PACT_OK)
                         continue; /* restricted: tests/test_sched.c checks why */
                     for (unsigned flags = 0; flags < 4; flags++) {

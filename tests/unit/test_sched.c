@@ -84,13 +84,16 @@ static long run_case(const case_t *c)
                                 .elem_size = 8,
                                 .commutative = !c->pairs,
                                 .inplace = inplace};
-        pact_args_defaults(a, &args);
+        long params[16] = {0};
+        g_assert_cmpuint(pact_alg_nparams(a), <=, G_N_ELEMENTS(params));
+        pact_params_defaults(a, params);
+        args.params = params;
         /* the variant run: tiny segments, a window of two outstanding requests */
-        for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++) {
+        for (size_t k = 0; k < pact_alg_nparams(a); k++) {
             if (c->segsize > 0 && !strcmp(a->params[k].name, "segsize"))
-                args.params[k] = c->segsize;
+                params[k] = c->segsize;
             if (c->segsize > 0 && !strcmp(a->params[k].name, "max_requests"))
-                args.params[k] = 2;
+                params[k] = 2;
         }
         pact_sched_init(&s[r]);
         int rc = pact_build(a, &args, &s[r]);
@@ -168,7 +171,7 @@ out:
 
 static int has_variant(const pact_alg *a)
 {
-    for (int k = 0; k < PACT_MAX_PARAMS && a->params[k].name; k++)
+    for (size_t k = 0; k < pact_alg_nparams(a); k++)
         if (!strcmp(a->params[k].name, "segsize") || !strcmp(a->params[k].name, "max_requests"))
             return 1;
     return 0;

@@ -14,7 +14,7 @@
  */
 #include "pact_coll.h"
 
-/* Builds the part `c` with the algorithm of Open MPI id `id`, rooted at 0. */
+/* Builds the part `c` with the algorithm of Open MPI id `id` and its default parameters, rooted at 0. */
 static int part(pact_sched *s, const pact_build_args *a, pact_coll c, long id, int inplace)
 {
     const pact_alg *alg = pact_alg_find_ompi(c, (int)id);
@@ -24,11 +24,8 @@ static int part(pact_sched *s, const pact_build_args *a, pact_coll c, long id, i
     b.coll = c;
     b.root = 0;
     b.inplace = inplace;
-    pact_args_defaults(alg, &b);
-    int rc = pact_alg_applies(alg, &b, NULL);
-    if (rc != PACT_OK)
-        return rc;
-    return alg->build(s, &b);
+    b.params = NULL;
+    return pact_compose(s, alg, &b, NULL);
 }
 
 int pact_allreduce_nonoverlapping_build(pact_sched *s, const pact_build_args *a)

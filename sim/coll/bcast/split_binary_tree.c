@@ -46,9 +46,9 @@ int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a)
     }
     if (counts[1] == 0 || (segsize > 0 && ((size_t)segsize > counts[0] * a->elem_size ||
                                            (size_t)segsize > counts[1] * a->elem_size))) {
+        const long chain[2] = {segsize, 1}; /* chain's segsize and fanout */
         pact_build_args b = *a;
-        b.params[0] = segsize;
-        b.params[1] = 1;
+        b.params = chain;
         return pact_bcast_chain_build(s, &b);
     }
 
