@@ -18,7 +18,7 @@ WARN += -Werror
 endif
 BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) $(SAN) -MMD -MP
 # Folders by where code runs and by layer (DESIGN.md "Layout"; scripts/layering.sh checks the includes).
-RANK_INC := -Isim/ir -Isim/coll -Isim/coll/common -Isim/rank
+RANK_INC := -Isim/ir -Isim/coll -Isim/coll/common -Isim/rank -I$(BUILD)/gen
 INC := $(RANK_INC) -Isim/host -Isim/engines -Isim/study -Isim/report -Ipatterns -Iplatforms -Imodels -Ituner -Icli
 # Recursive (=): expanded when a recipe runs, after `deps` has installed the packages.
 HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.1)
@@ -62,6 +62,15 @@ $(BUILD)/gen/platforms_yaml.c: $(PLATFORM_YAML) Makefile
 	    echo '    },'; \
 	  done; \
 	  echo '    {0, 0}};'; } > $@.tmp && mv $@.tmp $@
+
+# The registry's rows: each collective's algs.inc, in the order of the traits table (collectives.inc).
+$(BUILD)/gen/pact_algs.inc: sim/coll/collectives.inc $(wildcard sim/coll/*/algs.inc)
+	@mkdir -p $(@D)
+	@{ echo '/* generated from sim/coll/collectives.inc by the Makefile */'; \
+	  for c in $$(sed -n 's/^PACT_COLLECTIVE(\([a-z_]*\),.*/\1/p' $<); do echo "#include \"$$c/algs.inc\""; done; \
+	} > $@.tmp && mv $@.tmp $@
+$(BUILD)/host/sim/coll/registry.o $(BUILD)/smpi/sim/coll/registry.o $(BUILD)/ompi/sim/coll/registry.o \
+$(BUILD)/mpich/sim/coll/registry.o: $(BUILD)/gen/pact_algs.inc
 
 $(BUILD)/host/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(@D)

@@ -1,4 +1,4 @@
-/* cmd_list.c - pact list algorithms|platforms|patterns. */
+/* cmd_list.c - pact list algorithms|collectives|platforms|patterns. */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,6 +83,21 @@ static int list_algorithms(const char *coll, const char *format)
     return 0;
 }
 
+/* The traits table (sim/coll/collectives.inc): what a size counts and what in place means. */
+static void list_collectives(void)
+{
+    static const char *const shape[] = {"-", "count", "count at root", "count x P", "own block of count"};
+    static const char *const inpl[] = {"no", "yes", "at the root", "own block of recv"};
+    printf("%-22s %-6s %-7s %-10s %-18s %-18s %-18s %-15s %s\n", "collective", "rooted", "reduces", "size per",
+           "send elements", "recv elements", "in place", "MPI call", "ompi rules id");
+    for (int c = 0; c < PACT_NCOLL; c++) {
+        const pact_coll_traits *t = pact_coll_traits_of((pact_coll)c);
+        printf("%-22s %-6s %-7s %-10s %-18s %-18s %-18s %-15s %d\n", t->name, t->rooted ? "yes" : "no",
+               t->reduces ? "yes" : "no", t->size_per == PACT_PER_BLOCK ? "block" : "process", shape[t->send],
+               shape[t->recv], inpl[t->inplace], t->mpi, t->ompi_coll_id);
+    }
+}
+
 int pact_cmd_list(int argc, char **argv)
 {
     char *coll = NULL, *format = NULL;
@@ -91,7 +106,7 @@ int pact_cmd_list(int argc, char **argv)
         {"format", 0, 0, G_OPTION_ARG_STRING, &format, "table (default) or csv", "F"},
         {NULL, 0, 0, 0, NULL, NULL, NULL},
     };
-    GOptionContext *ctx = g_option_context_new("algorithms|platforms|patterns");
+    GOptionContext *ctx = g_option_context_new("algorithms|collectives|platforms|patterns");
     g_option_context_set_summary(
         ctx, "Lists what pact knows.\n\nexample: pact list algorithms --coll allreduce --format csv");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -99,11 +114,14 @@ int pact_cmd_list(int argc, char **argv)
     if (!pact_cli_parse(ctx, &argc, &argv))
         goto out;
     if (argc != 2) {
-        fprintf(stderr, "pact list: say what to list: algorithms, platforms or patterns\n");
+        fprintf(stderr, "pact list: say what to list: algorithms, collectives, platforms or patterns\n");
         goto out;
     }
     if (!strcmp(argv[1], "algorithms")) {
         rc = list_algorithms(coll, format ? format : "table");
+    } else if (!strcmp(argv[1], "collectives")) {
+        list_collectives();
+        rc = 0;
     } else if (!strcmp(argv[1], "platforms")) {
         for (size_t i = 0; i < pact_platform_count(); i++)
             printf("%-14s %s\n", pact_platform_at(i)->name, pact_platform_at(i)->description);
@@ -114,7 +132,7 @@ int pact_cmd_list(int argc, char **argv)
         printf("%-16s %s\n", "file:PATH", pact_pattern_describe("file"));
         rc = 0;
     } else {
-        fprintf(stderr, "pact list: unknown list '%s' (algorithms, platforms, patterns)\n", argv[1]);
+        fprintf(stderr, "pact list: unknown list '%s' (algorithms, collectives, platforms, patterns)\n", argv[1]);
     }
 out:
     g_option_context_free(ctx);

@@ -22,7 +22,7 @@ static const struct {
     {"nodes", "nodes used (default 2); a list makes one study per value", "N[,N]"},
     {"ppn", "processes per node (default: every core); a list makes one study per value", "K[,K]"},
     {"mapping", "rank placement: block (default) or cyclic", "M"},
-    {"coll", "collective(s) (default allreduce): allreduce, reduce, bcast, alltoall, allgather", "C[,C]"},
+    {"coll", "collective(s) (default allreduce; pact list collectives)", "C[,C]"},
     {"algs", "algorithms: all (default) or a list; smpi:NAME runs SimGrid's built-in NAME", "A,B"},
     {"sizes", "bytes per process: 8,1K,64K,1M or 8..1M (default 8,1K,64K,1M)", "LIST"},
     {"patterns", "arrival patterns: shapes (pact list patterns) or file:PATH (default no_delay,last_delayed)",

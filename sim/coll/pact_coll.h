@@ -11,20 +11,42 @@
 
 /* ---- collectives ---------------------------------------------------------------------------- */
 
+/* The collectives, one row each in collectives.inc. */
 typedef enum {
-    PACT_COLL_ALLREDUCE,
-    PACT_COLL_REDUCE,
-    PACT_COLL_BCAST,
-    PACT_COLL_ALLTOALL,
-    PACT_COLL_ALLGATHER,
+#define PACT_COLLECTIVE(name, ENUM, ...) PACT_COLL_##ENUM,
+#include "collectives.inc"
+#undef PACT_COLLECTIVE
     PACT_NCOLL
 } pact_coll;
 
+/* Buffer shapes and in-place rules of the traits table (see collectives.inc). */
+typedef enum { PACT_SHAPE_NONE, PACT_SHAPE_VECTOR, PACT_SHAPE_AT_ROOT, PACT_SHAPE_BLOCKS, PACT_SHAPE_MY_BLOCK } pact_shape;
+typedef enum { PACT_INPLACE_NONE, PACT_INPLACE_ALL, PACT_INPLACE_ROOT, PACT_INPLACE_MY_BLOCK } pact_inplace;
+typedef enum { PACT_PER_PROCESS, PACT_PER_BLOCK } pact_size_unit;
+
+typedef struct {
+    const char *name;
+    int rooted, reduces;
+    pact_shape send, recv;
+    pact_inplace inplace;
+    pact_size_unit size_per;
+    const char *mpi;  /* the reference MPI call */
+    int ompi_coll_id; /* coll_tuned dynamic rules id */
+} pact_coll_traits;
+
+/* The traits of collective c (NULL for a value out of range). */
+const pact_coll_traits *pact_coll_traits_of(pact_coll c);
 const char *pact_coll_name(pact_coll c);
 /* Returns the collective of that name, or -1. */
 int pact_coll_from_name(const char *name);
 /* 1 when the collective takes a root. */
 int pact_coll_rooted(pact_coll c);
+/* Whether `rank` passes MPI_IN_PLACE when a call is in place (reduce: the root only; bcast: nobody). */
+int pact_coll_rank_inplace(pact_coll c, int rank, int root, int inplace);
+/* Element offset in RECV of the input of an in-place call (allgather: this rank's block). */
+size_t pact_coll_inplace_offset(pact_coll c, int rank, int size, size_t count);
+/* "allreduce, reduce, bcast, ..." (static). */
+const char *pact_coll_list(void);
 
 /* ---- algorithms -------------------------------------------------------------------------------- */
 

@@ -4,34 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const coll_names[PACT_NCOLL] = {"allreduce", "reduce", "bcast", "alltoall", "allgather"};
-
-const char *pact_coll_name(pact_coll c)
-{
-    return (unsigned)c < PACT_NCOLL ? coll_names[c] : "?";
-}
-
-int pact_coll_from_name(const char *name)
-{
-    for (int c = 0; c < PACT_NCOLL; c++)
-        if (strcmp(name, coll_names[c]) == 0)
-            return c;
-    return -1;
-}
-
-int pact_coll_rooted(pact_coll c)
-{
-    return c == PACT_COLL_REDUCE || c == PACT_COLL_BCAST;
-}
-
-/* One table; each collective's entries live beside its builders (sim/coll/<collective>/algs.inc).  Open MPI
- * ids are those of coll_tuned in 4.1 and 5.0 (coll_tuned_<collective>_decision.c), written only here. */
+/* One table; each collective's entries live beside its builders (sim/coll/<collective>/algs.inc), gathered
+ * in the order of collectives.inc by the Makefile (build/gen/pact_algs.inc), so that adding a collective
+ * touches no list here.  Open MPI ids are those of coll_tuned in 4.1 and 5.0
+ * (coll_tuned_<collective>_decision.c), written only in the entries. */
 static const pact_alg algs[] = {
-#include "allreduce/algs.inc"
-#include "reduce/algs.inc"
-#include "bcast/algs.inc"
-#include "alltoall/algs.inc"
-#include "allgather/algs.inc"
+#include "pact_algs.inc"
 };
 
 size_t pact_alg_count(void)
@@ -80,33 +58,6 @@ int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char 
     return reason ? PACT_ERR_RESTRICTED : PACT_OK;
 }
 
-void pact_coll_buf_counts(pact_coll c, int rank, int size, int root, size_t count, size_t *send, size_t *recv)
-{
-    size_t p = (size_t)size;
-    switch (c) {
-    case PACT_COLL_ALLREDUCE:
-        *send = *recv = count;
-        break;
-    case PACT_COLL_REDUCE:
-        *send = count;
-        *recv = rank == root ? count : 0;
-        break;
-    case PACT_COLL_BCAST: /* one buffer: RECV at every rank, SEND unused */
-        *send = 0;
-        *recv = count;
-        break;
-    case PACT_COLL_ALLTOALL:
-        *send = *recv = count * p;
-        break;
-    case PACT_COLL_ALLGATHER:
-        *send = count;
-        *recv = count * p;
-        break;
-    default:
-        *send = *recv = 0;
-    }
-}
-
 /* The builder with the default parameters when args->params is NULL. */
 static int run_builder(const pact_alg *a, const pact_build_args *args, pact_sched *s)
 {
@@ -138,7 +89,7 @@ int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s)
                          &s->buf_count[PACT_BUF_SEND], &s->buf_count[PACT_BUF_RECV]);
     /* In place, SEND aliases the caller's input inside RECV: all of it (allreduce, alltoall, reduce at the
      * root) or this rank's block (allgather); the executor places the alias. */
-    if (args->inplace && a->coll != PACT_COLL_ALLGATHER)
+    if (args->inplace && pact_coll_traits_of(a->coll)->inplace != PACT_INPLACE_MY_BLOCK)
         s->buf_count[PACT_BUF_SEND] = s->buf_count[PACT_BUF_RECV];
     rc = run_builder(a, args, s);
     if (rc == PACT_OK)

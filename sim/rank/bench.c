@@ -379,21 +379,13 @@ static void call_free(const bench_t *b, call_t *k)
     memset(k, 0, sizeof(*k));
 }
 
-/* Whether this rank passes MPI_IN_PLACE: reduce's non-roots never do; bcast has nothing to pass. */
-static int rank_inplace(const cell_t *c, int rank, int inplace)
-{
-    if (c->coll == PACT_COLL_BCAST || (c->coll == PACT_COLL_REDUCE && rank != c->root))
-        return 0;
-    return inplace;
-}
-
 /* Builds the schedule and allocates buffers for a cell.  PACT_ERR_RESTRICTED leaves `why` set; the
  * restriction is agreed over all ranks, since reduce's root alone may be in place. */
 static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, const char **why)
 {
     memset(k, 0, sizeof(*k));
     pact_sched_init(&k->sched);
-    k->inplace = rank_inplace(c, b->rank, inplace);
+    k->inplace = pact_coll_rank_inplace(c->coll, b->rank, c->root, inplace);
     *why = NULL;
     size_t ns, nr, es = c->dt->size;
     pact_coll_buf_counts(c->coll, b->rank, b->size, c->root, c->count, &ns, &nr);
@@ -445,8 +437,7 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
     k->x.no_compute = b->timing_only;
     k->x.buf[PACT_BUF_SEND] = k->send;
     if (k->inplace) /* the input sits in RECV: all of it, or this rank's block for allgather */
-        k->x.buf[PACT_BUF_SEND] =
-            (char *)k->recv + (c->coll == PACT_COLL_ALLGATHER ? (size_t)b->rank * c->count * es : 0);
+        k->x.buf[PACT_BUF_SEND] = (char *)k->recv + pact_coll_inplace_offset(c->coll, b->rank, b->size, c->count) * es;
     k->x.buf[PACT_BUF_RECV] = k->recv;
     for (int i = PACT_BUF_TMP0; i < PACT_NBUF; i++)
         if (k->sched.buf_count[i] > 0 && !(k->x.buf[i] = balloc(b, k->sched.buf_count[i] * es)))
@@ -467,15 +458,13 @@ static void stage_input(const bench_t *b, const cell_t *c, void *send, void *rec
     size_t ns, nr, es = c->dt->size;
     pact_coll_buf_counts(c->coll, b->rank, b->size, c->root, c->count, &ns, &nr);
     memset(recv, 0, nr * es);
-    if (c->coll == PACT_COLL_BCAST) {
+    if (pact_coll_traits_of(c->coll)->send == PACT_SHAPE_NONE) { /* bcast: the root's RECV is the input */
         if (b->rank == c->root)
             fill(recv, c->dt, seed, nr);
     } else if (!inplace) {
         fill(send, c->dt, seed, ns);
-    } else if (c->coll == PACT_COLL_ALLGATHER) {
-        fill((char *)recv + (size_t)b->rank * c->count * es, c->dt, seed, c->count);
     } else {
-        fill(recv, c->dt, seed, ns);
+        fill((char *)recv + pact_coll_inplace_offset(c->coll, b->rank, b->size, c->count) * es, c->dt, seed, ns);
     }
 }
 
@@ -507,8 +496,7 @@ static int check_call(const bench_t *b, const cell_t *c, call_t *k, size_t *bad)
         rc = PACT_ERR_NOMEM;
         goto out;
     }
-    if (c->op->commutative || c->coll == PACT_COLL_BCAST || c->coll == PACT_COLL_ALLTOALL ||
-        c->coll == PACT_COLL_ALLGATHER) {
+    if (c->op->commutative || !pact_coll_traits_of(c->coll)->reduces) {
         call_t ref = {.send = input, .recv = want, .inplace = 0};
         stage_input(b, c, input, want, 0, b->rank);
         if ((rc = library_call(c, &ref, b->comm)) != PACT_OK)
@@ -870,12 +858,15 @@ static int run_matrix(bench_t *b, const matrix_opts *m)
         pact_coll coll = a->coll;
         if (!in_list(m->colls, pact_coll_name(coll)) || !in_list(m->algs, a->name))
             continue;
-        int reduces = coll == PACT_COLL_ALLREDUCE || coll == PACT_COLL_REDUCE;
+        const pact_coll_traits *ct = pact_coll_traits_of(coll);
+        int reduces = ct->reduces;
         for (int ci = 0; ci < nc; ci++)
             for (size_t di = 0; di < sizeof(dtypes) / sizeof(dtypes[0]); di++) {
                 if (!in_list(m->dtypes, dtypes[di].name))
                     continue;
-                size_t nbuf = cnt[ci] * dtypes[di].size * (coll >= PACT_COLL_ALLTOALL ? (size_t)b->size : 1);
+                size_t ns, nr;
+                pact_coll_buf_counts(coll, 0, b->size, 0, cnt[ci], &ns, &nr);
+                size_t nbuf = (ns > nr ? ns : nr) * dtypes[di].size;
                 for (size_t oi = 0; oi < sizeof(ops) / sizeof(ops[0]); oi++) {
                     /* data-moving collectives need one pass per dtype, whatever the op */
                     if (reduces ? !in_list(m->ops, ops[oi].name) || !dt_op_ok(&dtypes[di], &ops[oi])
@@ -888,7 +879,7 @@ static int run_matrix(bench_t *b, const matrix_opts *m)
                         continue;
                     }
                     for (int ri = 0; ri < (pact_coll_rooted(coll) ? nroots : 1); ri++)
-                        for (int inplace = 0; inplace < (coll == PACT_COLL_BCAST ? 1 : 2); inplace++) {
+                        for (int inplace = 0; inplace < (ct->inplace == PACT_INPLACE_NONE ? 1 : 2); inplace++) {
                             cell_t c = {.coll = coll,
                                         .count = cnt[ci],
                                         .dt = &dtypes[di],

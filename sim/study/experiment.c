@@ -561,8 +561,7 @@ gboolean pact_experiment_build(GHashTable *f, pact_experiment *e, GError **err)
         if (pact_coll_from_name(colls->pdata[i]) < 0) {
             w = what(f, "coll");
             g_set_error(&e2, PACT_ERROR, PACT_ERROR_INPUT,
-                        "%s %s: unknown collective (allreduce, reduce, bcast, alltoall, allgather)", w,
-                        (char *)colls->pdata[i]);
+                        "%s %s: unknown collective (%s)", w, (char *)colls->pdata[i], pact_coll_list());
             goto fail;
         }
     const char *hostfile = get(f, "hostfile");

@@ -500,7 +500,9 @@ static gboolean launch(batch_t *b, GError **err)
         cell_t *c = x->cells->pdata[i];
         const char *alg = s->algs->pdata[c->alg];
         const guint64 bytes = g_array_index(s->sizes, guint64, c->size);
-        maxbuf = MAX(maxbuf, s->coll >= PACT_COLL_ALLTOALL ? bytes * (guint64)P : bytes);
+        size_t ns, nr;
+        pact_coll_buf_counts(s->coll, 0, P, 0, (size_t)(bytes / es), &ns, &nr);
+        maxbuf = MAX(maxbuf, (guint64)MAX(ns, nr) * es);
         cell_reset(c);
         g_autoptr(GString) params = g_string_new(NULL);
         g_auto(GStrv) name = g_strsplit(alg, ":", 2);
