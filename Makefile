@@ -19,7 +19,8 @@ endif
 BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) $(SAN) -MMD -MP
 # Folders by where code runs and by layer (DESIGN.md "Layout"; scripts/layering.sh checks the includes).
 RANK_INC := -Isim/ir -Isim/coll -Isim/coll/common -Isim/rank -I$(BUILD)/gen
-INC := $(RANK_INC) -Isim/host -Isim/engines -Isim/study -Isim/report -Ipatterns -Iplatforms -Imodels -Ituner -Icli
+INC := $(RANK_INC) -Isim/host -Isim/engines -Isim/study -Isim/report -Ipatterns -Iplatforms -Imodels -Ituner \
+       -Ituner/objectives -Icli
 # Recursive (=): expanded when a recipe runs, after `deps` has installed the packages.
 HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.1)
 HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm
@@ -30,7 +31,7 @@ SCHED_SRC := sim/ir/sched.c sim/ir/program.c sim/ir/sizes.c $(sort $(wildcard si
 RANK_SRC := sim/rank/exec.c $(SCHED_SRC)
 RANK_HDR = $(wildcard sim/ir/*.h sim/coll/*.h sim/coll/*/*.h sim/coll/*/*.inc sim/rank/*.h)
 HOST_SRC := $(SCHED_SRC) sim/ir/dryrun.c $(wildcard sim/host/*.c sim/engines/*.c sim/study/*.c sim/report/*.c) \
-            $(wildcard patterns/*.c) $(wildcard platforms/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c) \
+            $(wildcard patterns/*.c) $(wildcard platforms/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c tuner/*/*.c) \
             $(filter-out cli/pact.c,$(wildcard cli/*.c))
 HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/host/%.o) $(BUILD)/host/gen/platforms_yaml.o
 PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))

@@ -11,6 +11,7 @@
 #   3 sim/host     GLib helpers: errors, parsing, files             (host side)
 #   4 platforms, patterns                                           (host side)
 #   5 models       closed forms, schedule evaluator, calibration    (host side)
+#   5 tuner/objectives  best, robustness, score, regret over d^ tables (host side; below the report)
 #   6 sim/engines, sim/report                                       (host side)
 #   7 sim/study    experiments, sweeps, results                     (host side)
 #   8 tuner        objectives, tables, emitters                     (host side)
@@ -26,10 +27,10 @@ find sim models platforms patterns tuner cli -type f \( -name '*.c' -o -name '*.
 use strict;
 use warnings;
 my %layer = ("sim/ir" => 1, "sim/coll" => 2, "sim/rank" => 3, "sim/host" => 3, "platforms" => 4, "patterns" => 4,
-             "models" => 5, "sim/engines" => 6, "sim/report" => 6, "sim/study" => 7, "tuner" => 8, "cli" => 9);
+             "models" => 5, "tuner/objectives" => 5, "sim/engines" => 6, "sim/report" => 6, "sim/study" => 7, "tuner" => 8, "cli" => 9);
 my %side = ("sim/ir" => "both", "sim/coll" => "both", "sim/rank" => "rank");
 my @path = qw(sim/ir sim/coll sim/coll/common sim/rank sim/host sim/engines sim/study sim/report patterns
-              platforms models tuner cli);
+              platforms models tuner tuner/objectives cli);
 my (@files, %is_file, %edges, @bad);
 while (my $f = <STDIN>) { chomp $f; push @files, $f; $is_file{$f} = 1; }
 sub unit_of {

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "pact_host.h"
+#include "pact_objectives.h"
 #include "pact_results.h"
 
 /* Robustness beyond which Fig. 6 colours a cell, in %; the robustness figure's colour scale stops there. */
@@ -324,83 +325,41 @@ pact_report *pact_report_load(const char *csv_path, GError **err)
 
 /* ---- the definitions (see the top of the file) --------------------------------------------------------- */
 
-/* Strictly better beyond rounding: two algorithms whose schedules coincide (ring falls back to recursive
- * doubling below P elements) differ only in the last bits, and then the one listed first wins. */
-static gboolean better(double m, double best)
+/* The table of one size, for the objectives (tuner/objectives). */
+static pact_obj_table table_at(const study_t *s, guint z)
 {
-    return !isnan(m) && (isinf(best) || m < best * (1 - 1e-9));
+    return (pact_obj_table){.na = s->na, .np = s->np, .d = s->mean + (gsize)z * s->np,
+                            .stride = (size_t)s->nz * s->np, .nd = s->nd};
 }
 
-/* The algorithm of least mean d^ at (size z, pattern p), G_MAXUINT when none ran. */
 static guint best_of(const study_t *s, guint z, guint p)
 {
-    guint best_a = G_MAXUINT;
-    double best = INFINITY;
-    for (guint a = 0; a < s->na; a++)
-        if (better(mean_at(s, a, z, p), best)) {
-            best = mean_at(s, a, z, p);
-            best_a = a;
-        }
-    return best_a;
+    pact_obj_table t = table_at(s, z);
+    return pact_obj_best(&t, p, PACT_OBJ_NONE);
 }
 
-/* The no-delay choice at size z (Fig. 4's reference), G_MAXUINT without a no_delay pattern. */
 static guint choice_of(const study_t *s, guint z)
 {
-    return s->nd < 0 ? G_MAXUINT : best_of(s, z, (guint)s->nd);
+    pact_obj_table t = table_at(s, z);
+    return pact_obj_choice(&t);
 }
 
-/* Fig. 6: d^_k / d^_no_delay - 1 of algorithm a, in %; NAN when either is missing or d^_no_delay is 0. */
 static double robustness(const study_t *s, guint a, guint z, guint p)
 {
-    if (s->nd < 0)
-        return NAN;
-    double ref = mean_at(s, a, z, (guint)s->nd), m = mean_at(s, a, z, p);
-    return ref > 0 && !isnan(m) ? (m / ref - 1) * 100 : NAN;
+    pact_obj_table t = table_at(s, z);
+    return pact_obj_robustness(&t, a, p);
 }
 
-/* Fig. 8: d^ of a under p over d^ of the fastest under p; NAN when a did not run there. */
 static double normalized(const study_t *s, guint a, guint z, guint p)
 {
-    guint b = best_of(s, z, p);
-    double m = mean_at(s, a, z, p);
-    if (b == G_MAXUINT || isnan(m))
-        return NAN;
-    double f = mean_at(s, b, z, p);
-    return f > 0 ? m / f : m > 0 ? INFINITY : 1;
+    pact_obj_table t = table_at(s, z);
+    return pact_obj_normalized(&t, a, p);
 }
 
-/* Fig. 8's "Average": the mean of normalized() over the patterns where any algorithm ran; NAN when a lacks
- * one of them (a score over fewer patterns would not compare).  *missing names the first pattern lacking. */
 static double score_of(const study_t *s, guint a, guint z, guint *missing)
 {
-    double sum = 0;
-    int n = 0;
-    *missing = G_MAXUINT;
-    for (guint p = 0; p < s->np; p++) {
-        if (best_of(s, z, p) == G_MAXUINT)
-            continue;
-        double v = normalized(s, a, z, p);
-        if (isnan(v)) {
-            if (*missing == G_MAXUINT)
-                *missing = p;
-            continue;
-        }
-        sum += v;
-        n++;
-    }
-    return *missing == G_MAXUINT && n ? sum / n : NAN;
-}
-
-/* 1 + the algorithms with a better score: equal scores share a rank.  0 for no score. */
-static int rank_of(const double *score, guint na, guint a)
-{
-    if (isnan(score[a]))
-        return 0;
-    int r = 1;
-    for (guint b = 0; b < na; b++)
-        r += b != a && better(score[b], score[a]);
-    return r;
+    pact_obj_table t = table_at(s, z);
+    return pact_obj_score(&t, a, missing);
 }
 
 static guint64 size_at(const study_t *s, guint z)
@@ -573,14 +532,14 @@ static void summary_score(GString *o, const study_t *s)
         guint n = 0;
         for (int r = 1; r <= (int)s->na; r++)
             for (guint a = 0; a < s->na; a++)
-                if (rank_of(score, s->na, a) == r)
+                if (pact_obj_rank(score, s->na, a) == r)
                     order[n++] = a;
         for (guint a = 0; a < s->na; a++)
             if (isnan(score[a]))
                 order[n++] = a;
         for (guint i = 0; i < s->na; i++) {
             guint a = order[i], miss;
-            int rank = rank_of(score, s->na, a);
+            int rank = pact_obj_rank(score, s->na, a);
             g_string_append_printf(o, "%10" G_GUINT64_FORMAT "  ", size_at(s, z));
             if (!rank) {
                 score_of(s, a, z, &miss);
@@ -1006,7 +965,7 @@ static gboolean fig_score(const study_t *s, GString *dat, GString *gp)
             double cv = CLAMP(score[a], 1, 4);
             g_string_append_printf(dat, "%u %u %.6g %.4f \"%.*f\" %u\n", z, a, score[a], cv,
                                    score[a] >= 99.5 ? 0 : 2, score[a], cv > 3 ? 0xffffffu : 0u);
-            if (rank_of(score, s->na, a) == 1)
+            if (pact_obj_rank(score, s->na, a) == 1)
                 g_string_append_printf(top, "%u %u\n", z, a);
         }
         if (ch != G_MAXUINT)
