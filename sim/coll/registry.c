@@ -4,12 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One table; each collective's entries live beside its builders (sim/coll/<collective>/algs.inc), gathered
- * in the order of collectives.inc by the Makefile (build/gen/pact_algs.inc), so that adding a collective
- * touches no list here.  Open MPI ids are those of coll_tuned in 4.1 and 5.0
+/* One table of pointers to the entries, which live at the end of their algorithms' files; each collective's
+ * algs.inc lists its algorithms, one line each, and the Makefile gathers them in the order of
+ * collectives.inc (build/gen/pact_algs.inc), so that adding an algorithm is its file and one line, and
+ * adding a collective touches no list here.  Open MPI ids are those of coll_tuned in 4.1 and 5.0
  * (coll_tuned_<collective>_decision.c), written only in the entries. */
-static const pact_alg algs[] = {
+#define PACT_ALG(x) extern const pact_alg pact_alg_##x;
 #include "pact_algs.inc"
+#undef PACT_ALG
+
+static const pact_alg *const algs[] = {
+#define PACT_ALG(x) &pact_alg_##x,
+#include "pact_algs.inc"
+#undef PACT_ALG
 };
 
 size_t pact_alg_count(void)
@@ -19,22 +26,22 @@ size_t pact_alg_count(void)
 
 const pact_alg *pact_alg_at(size_t i)
 {
-    return i < pact_alg_count() ? &algs[i] : NULL;
+    return i < pact_alg_count() ? algs[i] : NULL;
 }
 
 const pact_alg *pact_alg_find(pact_coll c, const char *name)
 {
     for (size_t i = 0; i < pact_alg_count(); i++)
-        if (algs[i].coll == c && strcmp(algs[i].name, name) == 0)
-            return &algs[i];
+        if (algs[i]->coll == c && strcmp(algs[i]->name, name) == 0)
+            return algs[i];
     return NULL;
 }
 
 const pact_alg *pact_alg_find_ompi(pact_coll c, int id)
 {
     for (size_t i = 0; i < pact_alg_count(); i++)
-        if (algs[i].coll == c && algs[i].ompi_id == id && id > 0)
-            return &algs[i];
+        if (algs[i]->coll == c && algs[i]->ompi_id == id && id > 0)
+            return algs[i];
     return NULL;
 }
 

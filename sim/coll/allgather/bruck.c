@@ -57,3 +57,15 @@ int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a)
     pact_after(s, last);
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allgather_bruck = {
+    .coll = PACT_COLL_ALLGATHER,
+    .name = "bruck",
+    .build = pact_allgather_bruck_build,
+    .restrictions = 0,
+    .ompi_id = 2,
+    .mpich = "brucks",
+    .smpi = "bruck",
+    .source = "Open MPI ompi_coll_base_allgather_intra_bruck (coll_base_allgather.c, 4.1)",
+    .cost = "ceil(log2 P)*alpha + (P-1)*beta*m",
+};

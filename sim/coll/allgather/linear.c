@@ -40,3 +40,16 @@ int pact_allgather_linear_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allgather_linear = {
+    .coll = PACT_COLL_ALLGATHER,
+    .name = "linear",
+    .build = pact_allgather_linear_build,
+    .restrictions = 0,
+    .ompi_id = 1,
+    .mpich = NULL,
+    .smpi = "GB:gather=ompi_basic_linear:bcast=flattree",
+    .source = "Open MPI ompi_coll_base_allgather_intra_basic_linear (coll_base_allgather.c), with the linear "
+              "gather and bcast of coll_base_gather.c and coll_base_bcast.c",
+    .cost = "(P-1)*(alpha + beta*m) + (P-1)*(alpha + beta*P*m)",
+};

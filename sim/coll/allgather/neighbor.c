@@ -49,3 +49,15 @@ int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allgather_neighbor = {
+    .coll = PACT_COLL_ALLGATHER,
+    .name = "neighbor",
+    .build = pact_allgather_neighbor_build,
+    .restrictions = 0,
+    .ompi_id = 5,
+    .mpich = NULL,
+    .smpi = "ompi_neighborexchange",
+    .source = "Open MPI ompi_coll_base_allgather_intra_neighborexchange (coll_base_allgather.c)",
+    .cost = "(P/2)*alpha + (P-1)*beta*m [ring if P odd]",
+};

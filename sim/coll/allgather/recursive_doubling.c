@@ -39,3 +39,15 @@ int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allgather_recursive_doubling = {
+    .coll = PACT_COLL_ALLGATHER,
+    .name = "recursive_doubling",
+    .build = pact_allgather_recursive_doubling_build,
+    .restrictions = 0,
+    .ompi_id = 3,
+    .mpich = "recursive_doubling",
+    .smpi = "rdb",
+    .source = "Open MPI ompi_coll_base_allgather_intra_recursivedoubling (coll_base_allgather.c)",
+    .cost = "log2(P)*alpha + (P-1)*beta*m [Bruck if P not pof2]",
+};

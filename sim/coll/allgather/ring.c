@@ -33,3 +33,15 @@ int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allgather_ring = {
+    .coll = PACT_COLL_ALLGATHER,
+    .name = "ring",
+    .build = pact_allgather_ring_build,
+    .restrictions = 0,
+    .ompi_id = 4,
+    .mpich = "ring",
+    .smpi = "NTSLR",
+    .source = "Open MPI ompi_coll_base_allgather_intra_ring (coll_base_allgather.c)",
+    .cost = "(P-1)*(alpha + beta*m)",
+};

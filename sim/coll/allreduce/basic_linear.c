@@ -29,3 +29,15 @@ int pact_allreduce_basic_linear_build(pact_sched *s, const pact_build_args *a)
     b.inplace = 0;
     return pact_bcast_basic_linear_build(s, &b);
 }
+
+const pact_alg pact_alg_allreduce_basic_linear = {
+    .coll = PACT_COLL_ALLREDUCE,
+    .name = "basic_linear",
+    .build = pact_allreduce_basic_linear_build,
+    .restrictions = 0,
+    .ompi_id = 1,
+    .mpich = NULL,
+    .smpi = "redbcast:reduce=ompi_basic_linear:bcast=flattree",
+    .source = "Open MPI ompi_coll_base_allreduce_intra_basic_linear (coll_base_allreduce.c)",
+    .cost = "(P-1)*(alpha + beta*m + gamma*m) + (P-1)*(alpha + beta*m)",
+};

@@ -38,3 +38,17 @@ int pact_allreduce_nonoverlapping_build(pact_sched *s, const pact_build_args *a)
     pact_fence(s);
     return part(s, a, PACT_COLL_BCAST, a->params[1], 0);
 }
+
+const pact_alg pact_alg_allreduce_nonoverlapping = {
+    .coll = PACT_COLL_ALLREDUCE,
+    .name = "nonoverlapping",
+    .build = pact_allreduce_nonoverlapping_build,
+    .restrictions = 0,
+    .ompi_id = 2,
+    .mpich = NULL,
+    .smpi = NULL,
+    .source = "Open MPI ompi_coll_base_allreduce_intra_nonoverlapping (coll_base_allreduce.c)",
+    .cost = "T(reduce) + T(bcast)",
+    .params = (const pact_param_desc[]){{"reduce", 5, "Open MPI id of the reduce algorithm to run first (5: binomial)"},
+               {"bcast", 6, "Open MPI id of the bcast algorithm to run next (6: binomial)"}, {NULL, 0, NULL}},
+};

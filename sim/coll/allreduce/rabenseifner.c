@@ -64,3 +64,15 @@ int pact_allreduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allreduce_rabenseifner = {
+    .coll = PACT_COLL_ALLREDUCE,
+    .name = "rabenseifner",
+    .build = pact_allreduce_rabenseifner_build,
+    .restrictions = 0,
+    .ompi_id = 6,
+    .mpich = "reduce_scatter_allgather",
+    .smpi = "rab_rdb",
+    .source = "Open MPI ompi_coll_base_allreduce_intra_redscat_allgather (coll_base_allreduce.c)",
+    .cost = "2*log2(P)*alpha + 2*beta*m*(P-1)/P + gamma*m*(P-1)/P (P pof2)",
+};

@@ -85,3 +85,15 @@ int pact_allreduce_recursive_doubling_build(pact_sched *s, const pact_build_args
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allreduce_recursive_doubling = {
+    .coll = PACT_COLL_ALLREDUCE,
+    .name = "recursive_doubling",
+    .build = pact_allreduce_recursive_doubling_build,
+    .restrictions = 0,
+    .ompi_id = 3,
+    .mpich = "recursive_doubling",
+    .smpi = "rdb",
+    .source = "Open MPI ompi_coll_base_allreduce_intra_recursivedoubling (coll_base_allreduce.c)",
+    .cost = "ceil(log2 P)*(alpha + beta*m + gamma*m) [+ 2*(alpha + beta*m) + gamma*m if P not pof2]",
+};

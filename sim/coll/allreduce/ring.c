@@ -39,3 +39,15 @@ int pact_allreduce_ring_build(pact_sched *s, const pact_build_args *a)
     pact_allreduce_ring_allgather(s, rank, p, n, red);
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allreduce_ring = {
+    .coll = PACT_COLL_ALLREDUCE,
+    .name = "ring",
+    .build = pact_allreduce_ring_build,
+    .restrictions = PACT_R_COMMUTATIVE,
+    .ompi_id = 4,
+    .mpich = "ring",
+    .smpi = "lr",
+    .source = "Open MPI ompi_coll_base_allreduce_intra_ring (coll_base_allreduce.c)",
+    .cost = "2*(P-1)*(alpha + beta*m/P) + (P-1)*gamma*m/P",
+};

@@ -53,3 +53,17 @@ int pact_allreduce_segmented_ring_build(pact_sched *s, const pact_build_args *a)
     pact_allreduce_ring_allgather(s, rank, p, n, last);
     return PACT_OK;
 }
+
+const pact_alg pact_alg_allreduce_segmented_ring = {
+    .coll = PACT_COLL_ALLREDUCE,
+    .name = "segmented_ring",
+    .build = pact_allreduce_segmented_ring_build,
+    .restrictions = PACT_R_COMMUTATIVE,
+    .ompi_id = 5,
+    .mpich = NULL,
+    .smpi = "ompi_ring_segmented",
+    .smpi_params = "segsize=1M",
+    .source = "Open MPI ompi_coll_base_allreduce_intra_ring_segmented (coll_base_allreduce.c)",
+    .cost = "(P-1)*(phases*alpha + beta*m/P + gamma*m/P) + (P-1)*(alpha + beta*m/P)",
+    .params = (const pact_param_desc[]){{"segsize", 0, "segment size in bytes; 0 (Open MPI's default) or count < P*segment: plain ring"}, {NULL, 0, NULL}},
+};

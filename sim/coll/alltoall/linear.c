@@ -25,3 +25,15 @@ int pact_alltoall_linear_build(pact_sched *s, const pact_build_args *a)
         pact_send(s, i, pact_sl(PACT_BUF_SEND, (size_t)i * n, n));
     return PACT_OK;
 }
+
+const pact_alg pact_alg_alltoall_linear = {
+    .coll = PACT_COLL_ALLTOALL,
+    .name = "linear",
+    .build = pact_alltoall_linear_build,
+    .restrictions = PACT_R_NOT_INPLACE,
+    .ompi_id = 1,
+    .mpich = "scattered",
+    .smpi = "basic_linear",
+    .source = "Open MPI ompi_coll_base_alltoall_intra_basic_linear (coll_base_alltoall.c)",
+    .cost = "(P-1)*alpha + (P-1)/P*beta*m, all messages in flight together",
+};

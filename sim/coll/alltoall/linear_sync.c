@@ -57,3 +57,16 @@ int pact_alltoall_linear_sync_build(pact_sched *s, const pact_build_args *a)
     free(sop);
     return PACT_OK;
 }
+
+const pact_alg pact_alg_alltoall_linear_sync = {
+    .coll = PACT_COLL_ALLTOALL,
+    .name = "linear_sync",
+    .build = pact_alltoall_linear_sync_build,
+    .restrictions = PACT_R_NOT_INPLACE,
+    .ompi_id = 4,
+    .mpich = NULL,
+    .smpi = NULL,
+    .source = "Open MPI ompi_coll_base_alltoall_intra_linear_sync (coll_base_alltoall.c)",
+    .cost = "(P-1)*alpha + (P-1)/P*beta*m with K >= P-1; ceil((P-1)/K) rounds of K messages otherwise",
+    .params = (const pact_param_desc[]){{"max_requests", 0, "receives and sends in flight per kind; 0: all (Open MPI's default)"}, {NULL, 0, NULL}},
+};

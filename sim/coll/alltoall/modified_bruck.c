@@ -83,3 +83,15 @@ int pact_alltoall_modified_bruck_build(pact_sched *s, const pact_build_args *a)
                   pact_sl(PACT_BUF_TMP0, (size_t)i * n, n));
     return PACT_OK;
 }
+
+const pact_alg pact_alg_alltoall_modified_bruck = {
+    .coll = PACT_COLL_ALLTOALL,
+    .name = "modified_bruck",
+    .build = pact_alltoall_modified_bruck_build,
+    .restrictions = PACT_R_NOT_INPLACE,
+    .ompi_id = 3,
+    .mpich = "brucks",
+    .smpi = "bruck",
+    .source = "Open MPI ompi_coll_base_alltoall_intra_bruck (coll_base_alltoall.c)",
+    .cost = "ceil(log2 P)*(alpha + beta*m/2)",
+};

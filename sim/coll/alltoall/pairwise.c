@@ -37,3 +37,15 @@ int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a)
     pact_after(s, ps);
     return PACT_OK;
 }
+
+const pact_alg pact_alg_alltoall_pairwise = {
+    .coll = PACT_COLL_ALLTOALL,
+    .name = "pairwise",
+    .build = pact_alltoall_pairwise_build,
+    .restrictions = PACT_R_NOT_INPLACE,
+    .ompi_id = 2,
+    .mpich = "pairwise",
+    .smpi = "ring",
+    .source = "Open MPI ompi_coll_base_alltoall_intra_pairwise (coll_base_alltoall.c)",
+    .cost = "(P-1)*(alpha + beta*m/P)",
+};

@@ -26,3 +26,15 @@ int pact_bcast_basic_linear_build(pact_sched *s, const pact_build_args *a)
             pact_send(s, i, all);
     return PACT_OK;
 }
+
+const pact_alg pact_alg_bcast_basic_linear = {
+    .coll = PACT_COLL_BCAST,
+    .name = "basic_linear",
+    .build = pact_bcast_basic_linear_build,
+    .restrictions = 0,
+    .ompi_id = 1,
+    .mpich = NULL,
+    .smpi = "flattree",
+    .source = "Open MPI ompi_coll_base_bcast_intra_basic_linear (coll_base_bcast.c)",
+    .cost = "(P-1)*(alpha + beta*m)",
+};

@@ -21,3 +21,20 @@ int pact_bcast_binary_tree_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
 }
+
+const pact_alg pact_alg_bcast_binary_tree = {
+    .coll = PACT_COLL_BCAST,
+    .name = "binary_tree",
+    .build = pact_bcast_binary_tree_build,
+    .restrictions = 0,
+    .ompi_id = 5,
+    .mpich = NULL,
+    .smpi = NULL,
+    .source = "Open MPI ompi_coll_base_bcast_intra_bintree + ompi_coll_base_bcast_intra_generic "
+              "(coll_base_bcast.c)",
+    .cost = "(floor(log2 P) + S - 1)*(alpha + 2*beta*m/S), S segments",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {NULL, 0, NULL},
+    },
+};

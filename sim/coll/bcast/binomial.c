@@ -25,3 +25,20 @@ int pact_bcast_binomial_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
 }
+
+const pact_alg pact_alg_bcast_binomial = {
+    .coll = PACT_COLL_BCAST,
+    .name = "binomial",
+    .build = pact_bcast_binomial_build,
+    .restrictions = 0,
+    .ompi_id = 6,
+    .mpich = "binomial",
+    .smpi = NULL, /* SimGrid's binomial_tree is MPICH's: other tree, blocking sends farthest first */
+    .source = "Open MPI ompi_coll_base_bcast_intra_binomial + ompi_coll_base_bcast_intra_generic "
+              "(coll_base_bcast.c)",
+    .cost = "ceil(log2 P)*(alpha + beta*m) unsegmented",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {NULL, 0, NULL},
+    },
+};

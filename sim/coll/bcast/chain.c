@@ -23,3 +23,22 @@ int pact_bcast_chain_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
 }
+
+const pact_alg pact_alg_bcast_chain = {
+    .coll = PACT_COLL_BCAST,
+    .name = "chain",
+    .build = pact_bcast_chain_build,
+    .restrictions = 0,
+    .ompi_id = 2,
+    .mpich = NULL,
+    .smpi = NULL,
+    .source = "Open MPI ompi_coll_base_bcast_intra_chain + ompi_coll_base_bcast_intra_generic "
+              "(coll_base_bcast.c)",
+    .cost = "(ceil((P-1)/fanout) + S - 1)*(alpha + beta*m/S) + (fanout-1)*beta*m/S per root segment, S "
+            "segments",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {"fanout", 4, "number of chains (coll_tuned_init_chain_fanout)"},
+        {NULL, 0, NULL},
+    },
+};

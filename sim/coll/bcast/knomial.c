@@ -22,3 +22,21 @@ int pact_bcast_knomial_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
 }
+
+const pact_alg pact_alg_bcast_knomial = {
+    .coll = PACT_COLL_BCAST,
+    .name = "knomial",
+    .build = pact_bcast_knomial_build,
+    .restrictions = 0,
+    .ompi_id = 7,
+    .mpich = NULL,
+    .smpi = NULL,
+    .source = "Open MPI ompi_coll_base_bcast_intra_knomial + ompi_coll_base_bcast_intra_generic "
+              "(coll_base_bcast.c)",
+    .cost = "ceil(log_radix P)*(radix-1)*(alpha + beta*m) unsegmented",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {"radix", 4, "k-nomial tree radix (coll_tuned_bcast_knomial_radix)"},
+        {NULL, 0, NULL},
+    },
+};

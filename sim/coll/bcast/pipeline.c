@@ -20,3 +20,21 @@ int pact_bcast_pipeline_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
 }
+
+const pact_alg pact_alg_bcast_pipeline = {
+    .coll = PACT_COLL_BCAST,
+    .name = "pipeline",
+    .build = pact_bcast_pipeline_build,
+    .restrictions = 0,
+    .ompi_id = 3,
+    .mpich = NULL,
+    .smpi = "ompi_pipeline",
+    .smpi_params = "segsize=128K",
+    .source = "Open MPI ompi_coll_base_bcast_intra_pipeline + ompi_coll_base_bcast_intra_generic "
+              "(coll_base_bcast.c)",
+    .cost = "(P + S - 2)*(alpha + beta*m/S), S segments",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {NULL, 0, NULL},
+    },
+};

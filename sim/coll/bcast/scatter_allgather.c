@@ -80,3 +80,15 @@ int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_bcast_scatter_allgather = {
+    .coll = PACT_COLL_BCAST,
+    .name = "scatter_allgather",
+    .build = pact_bcast_scatter_allgather_build,
+    .restrictions = 0,
+    .ompi_id = 8,
+    .mpich = "scatter_recursive_doubling_allgather",
+    .smpi = "scatter_rdb_allgather",
+    .source = "Open MPI ompi_coll_base_bcast_intra_scatter_allgather (coll_base_bcast.c)",
+    .cost = "2*log2(P)*alpha + 2*beta*m*(P-1)/P (P pof2)",
+};

@@ -54,3 +54,15 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_bcast_scatter_allgather_ring = {
+    .coll = PACT_COLL_BCAST,
+    .name = "scatter_allgather_ring",
+    .build = pact_bcast_scatter_allgather_ring_build,
+    .restrictions = 0,
+    .ompi_id = 9,
+    .mpich = "scatter_ring_allgather",
+    .smpi = "scatter_LR_allgather",
+    .source = "Open MPI ompi_coll_base_bcast_intra_scatter_allgather_ring (coll_base_bcast.c)",
+    .cost = "(log2(P) + P - 1)*alpha + 2*beta*m*(P-1)/P",
+};

@@ -127,3 +127,20 @@ int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_bcast_split_binary_tree = {
+    .coll = PACT_COLL_BCAST,
+    .name = "split_binary_tree",
+    .build = pact_bcast_split_binary_tree_build,
+    .restrictions = 0,
+    .ompi_id = 4,
+    .mpich = NULL,
+    .smpi = "ompi_split_bintree",
+    .smpi_params = "segsize=1K",
+    .source = "Open MPI ompi_coll_base_bcast_intra_split_bintree (coll_base_bcast.c)",
+    .cost = "(floor(log2 P) + S - 1)*(alpha + beta*m/(2S)) + alpha + beta*m/2, S segments per half",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {NULL, 0, NULL},
+    },
+};

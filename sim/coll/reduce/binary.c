@@ -27,3 +27,22 @@ int pact_reduce_binary_build(pact_sched *s, const pact_build_args *a)
     return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
                                     PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[1]);
 }
+
+const pact_alg pact_alg_reduce_binary = {
+    .coll = PACT_COLL_REDUCE,
+    .name = "binary",
+    .build = pact_reduce_binary_build,
+    .restrictions = PACT_R_COMMUTATIVE,
+    .ompi_id = 4,
+    .mpich = NULL,
+    .smpi = "ompi_binary",
+    .smpi_params = "segsize=32K",
+    .source = "Open MPI ompi_coll_base_reduce_intra_binary + ompi_coll_base_reduce_generic "
+              "(coll_base_reduce.c)",
+    .cost = "(floor(log2 P) + S - 1)*2*(alpha + beta*m/S + gamma*m/S), S segments",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {"max_requests", 0, "leaf sends in flight, 0: no limit (coll_tuned_reduce_algorithm_max_requests)"},
+        {NULL, 0, NULL},
+    },
+};

@@ -24,3 +24,24 @@ int pact_reduce_chain_build(pact_sched *s, const pact_build_args *a)
     return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
                                     PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[2]);
 }
+
+const pact_alg pact_alg_reduce_chain = {
+    .coll = PACT_COLL_REDUCE,
+    .name = "chain",
+    .build = pact_reduce_chain_build,
+    .restrictions = PACT_R_COMMUTATIVE,
+    .ompi_id = 2,
+    .mpich = NULL,
+    .smpi = "ompi_chain",
+    .smpi_params = "segsize=64K:fanout=32",
+    .source = "Open MPI ompi_coll_base_reduce_intra_chain + ompi_coll_base_reduce_generic "
+              "(coll_base_reduce.c)",
+    .cost = "(ceil((P-1)/fanout) + S - 1)*(alpha + beta*m/S + gamma*m/S) + fanout-way fan-in at the root, "
+            "S segments",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {"fanout", 4, "number of chains (coll_tuned_init_chain_fanout)"},
+        {"max_requests", 0, "leaf sends in flight, 0: no limit (coll_tuned_reduce_algorithm_max_requests)"},
+        {NULL, 0, NULL},
+    },
+};

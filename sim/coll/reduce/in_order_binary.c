@@ -59,3 +59,21 @@ int pact_reduce_in_order_binary_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_reduce_in_order_binary = {
+    .coll = PACT_COLL_REDUCE,
+    .name = "in_order_binary",
+    .build = pact_reduce_in_order_binary_build,
+    .restrictions = 0,
+    .ompi_id = 6,
+    .mpich = NULL,
+    .smpi = "ompi_in_order_binary",
+    .source = "Open MPI ompi_coll_base_reduce_intra_in_order_binary + ompi_coll_base_reduce_generic "
+              "(coll_base_reduce.c)",
+    .cost = "2*floor(log2 P)*(alpha + beta*m + gamma*m) unsegmented [+ alpha + beta*m if root != P-1]",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {"max_requests", 0, "leaf sends in flight, 0: no limit (coll_tuned_reduce_algorithm_max_requests)"},
+        {NULL, 0, NULL},
+    },
+};

@@ -47,3 +47,15 @@ int pact_reduce_linear_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_reduce_linear = {
+    .coll = PACT_COLL_REDUCE,
+    .name = "linear",
+    .build = pact_reduce_linear_build,
+    .restrictions = 0,
+    .ompi_id = 1,
+    .mpich = NULL,
+    .smpi = "ompi_basic_linear",
+    .source = "Open MPI ompi_coll_base_reduce_intra_basic_linear (coll_base_reduce.c)",
+    .cost = "(P-1)*(alpha + beta*m + gamma*m)",
+};

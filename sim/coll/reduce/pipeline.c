@@ -21,3 +21,22 @@ int pact_reduce_pipeline_build(pact_sched *s, const pact_build_args *a)
     return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
                                     PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[1]);
 }
+
+const pact_alg pact_alg_reduce_pipeline = {
+    .coll = PACT_COLL_REDUCE,
+    .name = "pipeline",
+    .build = pact_reduce_pipeline_build,
+    .restrictions = PACT_R_COMMUTATIVE,
+    .ompi_id = 3,
+    .mpich = NULL,
+    .smpi = "ompi_pipeline",
+    .smpi_params = "segsize=1K",
+    .source = "Open MPI ompi_coll_base_reduce_intra_pipeline + ompi_coll_base_reduce_generic "
+              "(coll_base_reduce.c)",
+    .cost = "(P + S - 2)*(alpha + beta*m/S + gamma*m/S), S segments",
+    .params = (const pact_param_desc[]){
+        {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
+        {"max_requests", 0, "leaf sends in flight, 0: no limit (coll_tuned_reduce_algorithm_max_requests)"},
+        {NULL, 0, NULL},
+    },
+};

@@ -98,3 +98,15 @@ int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
     }
     return PACT_OK;
 }
+
+const pact_alg pact_alg_reduce_rabenseifner = {
+    .coll = PACT_COLL_REDUCE,
+    .name = "rabenseifner",
+    .build = pact_reduce_rabenseifner_build,
+    .restrictions = 0,
+    .ompi_id = 7,
+    .mpich = "reduce_scatter_gather",
+    .smpi = "rab",
+    .source = "Open MPI ompi_coll_base_reduce_intra_redscat_gather (coll_base_reduce.c)",
+    .cost = "2*log2(P)*alpha + 2*beta*m*(P-1)/P + gamma*m*(P-1)/P (P pof2)",
+};
