@@ -60,9 +60,7 @@ void pact_model_params_platform(pact_model_params *m, const pact_platform *p, in
 
 /* T = a*alpha + b*beta + c*gamma: the structure of an algorithm's cost at (P, m), linear in the parameters,
  * so that fitting is a linear least-squares problem. */
-typedef struct {
-    double a, b, c;
-} pact_model_terms;
+typedef pact_cost pact_model_terms;
 
 /* The closed form's terms for algorithm `alg` with its default parameters (elements of 8 bytes when m is a
  * multiple of 8, else of 1).  FALSE when P < 1.  `source`, if not NULL, gets where the formula comes from. */

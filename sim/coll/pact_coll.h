@@ -111,6 +111,16 @@ typedef struct {
 
 typedef int (*pact_builder_fn)(pact_sched *s, const pact_build_args *a);
 
+/* An algorithm's closed-form Hockney cost at P ranks and m bytes (a size as pact counts it): T = a*alpha +
+ * b*beta + c*gamma, linear in the parameters so that calibration is a linear least-squares problem; for
+ * root 0 and the default parameters.  Written next to the builder, from the same schedule: where a textbook
+ * formula assumes something the schedule does not do, the form follows the schedule and says so. */
+typedef struct {
+    double a, b, c;
+} pact_cost;
+/* Fills t for P >= 2 and m > 0 (the caller handles P = 1 and m = 0); *source gets where it comes from. */
+typedef void (*pact_cost_fn)(int P, double m, pact_cost *t, const char **source);
+
 typedef struct {
     pact_coll coll;
     const char *name;
@@ -123,7 +133,8 @@ typedef struct {
     const char *smpi_params; /* pact parameters that reproduce SimGrid's hard-coded ones ("segsize=1K"),
                               * used when comparing with `smpi`; NULL: the defaults */
     const char *source;      /* provenance: the library function or paper section it follows */
-    const char *cost;        /* Hockney cost, m = bytes per process */
+    const char *cost;        /* Hockney cost, m = a size as pact counts it (per process, or per block) */
+    pact_cost_fn terms;      /* the same cost as terms (models/closed.c evaluates it) */
     const pact_param_desc *params; /* ends with {NULL}; NULL: none */
 } pact_alg;
 

@@ -14,6 +14,7 @@
  *                   RECV[2..4] <- TMP0.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a)
 {
@@ -58,6 +59,13 @@ int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    *src = "Thakur 2005 (Bruck): ceil(log2 P) alpha + (P-1) beta m";
+    pact_cost_set(t, pact_clog2(P), (P - 1) * m, 0);
+}
+
 const pact_alg pact_alg_allgather_bruck = {
     .coll = PACT_COLL_ALLGATHER,
     .name = "bruck",
@@ -68,4 +76,5 @@ const pact_alg pact_alg_allgather_bruck = {
     .smpi = "bruck",
     .source = "Open MPI ompi_coll_base_allgather_intra_bruck (coll_base_allgather.c, 4.1)",
     .cost = "ceil(log2 P)*alpha + (P-1)*beta*m",
+    .terms = terms,
 };

@@ -13,6 +13,7 @@
  * Cost:     (P-1)*(alpha + beta*m) + (P-1)*(alpha + beta*P*m), m = count*elem_size; rank 0 serializes both.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_allgather_linear_build(pact_sched *s, const pact_build_args *a)
 {
@@ -41,6 +42,14 @@ int pact_allgather_linear_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    *src = "PG 2007: linear gather, (P-1)(alpha + beta m), then linear bcast of P blocks, (P-1)(alpha + "
+           "beta P m)";
+    pact_cost_set(t, 2.0 * (P - 1), (P - 1) * m * (1.0 + P), 0);
+}
+
 const pact_alg pact_alg_allgather_linear = {
     .coll = PACT_COLL_ALLGATHER,
     .name = "linear",
@@ -52,4 +61,5 @@ const pact_alg pact_alg_allgather_linear = {
     .source = "Open MPI ompi_coll_base_allgather_intra_basic_linear (coll_base_allgather.c), with the linear "
               "gather and bcast of coll_base_gather.c and coll_base_bcast.c",
     .cost = "(P-1)*(alpha + beta*m) + (P-1)*(alpha + beta*P*m)",
+    .terms = terms,
 };

@@ -12,6 +12,7 @@
  *   P = 6, rank 2 (even): step 0 <-> 3 gets block 3; step 1 <-> 1 gets blocks 0,1; step 2 <-> 3 gets 4,5.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
 {
@@ -50,6 +51,17 @@ int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P % 2) { /* Open MPI's fallback */
+        pact_alg_find(PACT_COLL_ALLGATHER, "ring")->terms(P, m, t, src);
+        return;
+    }
+    *src = "Chen et al. 2005 (neighbor exchange): P/2 alpha + (P-1) beta m";
+    pact_cost_set(t, P / 2, (P - 1) * m, 0);
+}
+
 const pact_alg pact_alg_allgather_neighbor = {
     .coll = PACT_COLL_ALLGATHER,
     .name = "neighbor",
@@ -60,4 +72,5 @@ const pact_alg pact_alg_allgather_neighbor = {
     .smpi = "ompi_neighborexchange",
     .source = "Open MPI ompi_coll_base_allgather_intra_neighborexchange (coll_base_allgather.c)",
     .cost = "(P/2)*alpha + (P-1)*beta*m [ring if P odd]",
+    .terms = terms,
 };

@@ -10,6 +10,7 @@
  *   P = 4:  d = 1: {0,1} and {2,3} swap one block;  d = 2: {0,2} and {1,3} swap two blocks.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args *a)
 {
@@ -40,6 +41,18 @@ int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    int L = pact_flog2(P);
+    if ((1 << L) != P) { /* Open MPI's fallback */
+        pact_alg_find(PACT_COLL_ALLGATHER, "bruck")->terms(P, m, t, src);
+        return;
+    }
+    *src = "Thakur 2005: log2(P) alpha + (P-1) beta m";
+    pact_cost_set(t, L, (P - 1) * m, 0);
+}
+
 const pact_alg pact_alg_allgather_recursive_doubling = {
     .coll = PACT_COLL_ALLGATHER,
     .name = "recursive_doubling",
@@ -50,4 +63,5 @@ const pact_alg pact_alg_allgather_recursive_doubling = {
     .smpi = "rdb",
     .source = "Open MPI ompi_coll_base_allgather_intra_recursivedoubling (coll_base_allgather.c)",
     .cost = "log2(P)*alpha + (P-1)*beta*m [Bruck if P not pof2]",
+    .terms = terms,
 };

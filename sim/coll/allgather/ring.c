@@ -9,6 +9,7 @@
  * Cost:     (P-1)*(alpha + beta*m), m = count*elem_size.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a)
 {
@@ -34,6 +35,13 @@ int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    *src = "Thakur 2005; Tran 2.2.1: (P-1)(alpha + beta m)";
+    pact_cost_set(t, P - 1, (P - 1) * m, 0);
+}
+
 const pact_alg pact_alg_allgather_ring = {
     .coll = PACT_COLL_ALLGATHER,
     .name = "ring",
@@ -44,4 +52,5 @@ const pact_alg pact_alg_allgather_ring = {
     .smpi = "NTSLR",
     .source = "Open MPI ompi_coll_base_allgather_intra_ring (coll_base_allgather.c)",
     .cost = "(P-1)*(alpha + beta*m)",
+    .terms = terms,
 };

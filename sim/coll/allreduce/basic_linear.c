@@ -10,6 +10,7 @@
  * Cost:     (P-1)*(alpha + beta*m + gamma*m) + (P-1)*(alpha + beta*m).
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_allreduce_basic_linear_build(pact_sched *s, const pact_build_args *a)
 {
@@ -30,6 +31,13 @@ int pact_allreduce_basic_linear_build(pact_sched *s, const pact_build_args *a)
     return pact_bcast_basic_linear_build(s, &b);
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    *src = "SUARA eq. 3 (Table 1): linear reduce, then linear bcast";
+    pact_cost_set(t, 2.0 * (P - 1), 2.0 * (P - 1) * m, (P - 1) * m);
+}
+
 const pact_alg pact_alg_allreduce_basic_linear = {
     .coll = PACT_COLL_ALLREDUCE,
     .name = "basic_linear",
@@ -40,4 +48,5 @@ const pact_alg pact_alg_allreduce_basic_linear = {
     .smpi = "redbcast:reduce=ompi_basic_linear:bcast=flattree",
     .source = "Open MPI ompi_coll_base_allreduce_intra_basic_linear (coll_base_allreduce.c)",
     .cost = "(P-1)*(alpha + beta*m + gamma*m) + (P-1)*(alpha + beta*m)",
+    .terms = terms,
 };

@@ -13,6 +13,7 @@
  *           2*ceil(log2 P)*(alpha + beta*m) + ceil(log2 P)*gamma*m.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 /* Builds the part `c` with the algorithm of Open MPI id `id` and its default parameters, rooted at 0. */
 static int part(pact_sched *s, const pact_build_args *a, pact_coll c, long id, int inplace)
@@ -39,6 +40,17 @@ int pact_allreduce_nonoverlapping_build(pact_sched *s, const pact_build_args *a)
     return part(s, a, PACT_COLL_BCAST, a->params[1], 0);
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    pact_cost r, b;
+    const char *s;
+    pact_alg_find(PACT_COLL_REDUCE, "binomial")->terms(P, m, &r, &s);
+    pact_alg_find(PACT_COLL_BCAST, "binomial")->terms(P, m, &b, &s);
+    *src = "SUARA eq. 4: T(reduce binomial) + T(bcast binomial), Open MPI's default pair";
+    pact_cost_set(t, r.a + b.a, r.b + b.b, r.c + b.c);
+}
+
 const pact_alg pact_alg_allreduce_nonoverlapping = {
     .coll = PACT_COLL_ALLREDUCE,
     .name = "nonoverlapping",
@@ -49,6 +61,7 @@ const pact_alg pact_alg_allreduce_nonoverlapping = {
     .smpi = NULL,
     .source = "Open MPI ompi_coll_base_allreduce_intra_nonoverlapping (coll_base_allreduce.c)",
     .cost = "T(reduce) + T(bcast)",
+    .terms = terms,
     .params = (const pact_param_desc[]){{"reduce", 5, "Open MPI id of the reduce algorithm to run first (5: binomial)"},
                {"bcast", 6, "Open MPI id of the bcast algorithm to run next (6: binomial)"}, {NULL, 0, NULL}},
 };

@@ -21,6 +21,7 @@
  *   allgather distance 2: 0<->2 (a, b), 1<->3 (c, d);  distance 1: 0<->1, 2<->3 (ab, cd)
  */
 #include "redscat.h"
+#include "cost.h"
 
 int pact_allreduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 {
@@ -65,6 +66,23 @@ int pact_allreduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    const int L = pact_flog2(P), pof2 = 1 << L;
+    if (m / pact_cost_elem(m) < pof2 || P == 1) { /* Open MPI's fallback */
+        pact_alg_find(PACT_COLL_ALLREDUCE, "basic_linear")->terms(P, m, t, src);
+        return;
+    }
+    double f = (pof2 - 1.0) / pof2;
+    *src = pof2 == P ? "SUARA eq. 8; Thakur 2005"
+                     : "Thakur 2005 for the power of two below P, plus Open MPI's pairing of the first 2r "
+                       "ranks: 3 alpha + 2 beta m + gamma m/2 (derived from the schedule)";
+    pact_cost_set(t, 2.0 * L, 2 * f * m, f * m);
+    if (pof2 != P)
+        pact_cost_set(t, t->a + 3, t->b + 2 * m, t->c + m / 2);
+}
+
 const pact_alg pact_alg_allreduce_rabenseifner = {
     .coll = PACT_COLL_ALLREDUCE,
     .name = "rabenseifner",
@@ -75,4 +93,5 @@ const pact_alg pact_alg_allreduce_rabenseifner = {
     .smpi = "rab_rdb",
     .source = "Open MPI ompi_coll_base_allreduce_intra_redscat_allgather (coll_base_allreduce.c)",
     .cost = "2*log2(P)*alpha + 2*beta*m*(P-1)/P + gamma*m*(P-1)/P (P pof2)",
+    .terms = terms,
 };

@@ -15,6 +15,7 @@
  * the local vector must stay the left operand, and a final copy moves the result to RECV.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_allreduce_recursive_doubling_build(pact_sched *s, const pact_build_args *a)
 {
@@ -86,6 +87,19 @@ int pact_allreduce_recursive_doubling_build(pact_sched *s, const pact_build_args
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    const int L = pact_flog2(P), pof2 = 1 << L;
+    *src = pof2 == P ? "SUARA eq. 5; Thakur 2005"
+                     : "Thakur 2005, with Open MPI's fold for P not a power of two (derived from the "
+                       "schedule: one send before, one after, one reduction more)";
+    if (pof2 == P)
+        pact_cost_set(t, L, L * m, L * m);
+    else
+        pact_cost_set(t, L + 2, (L + 2) * m, (L + 1) * m);
+}
+
 const pact_alg pact_alg_allreduce_recursive_doubling = {
     .coll = PACT_COLL_ALLREDUCE,
     .name = "recursive_doubling",
@@ -96,4 +110,5 @@ const pact_alg pact_alg_allreduce_recursive_doubling = {
     .smpi = "rdb",
     .source = "Open MPI ompi_coll_base_allreduce_intra_recursivedoubling (coll_base_allreduce.c)",
     .cost = "ceil(log2 P)*(alpha + beta*m + gamma*m) [+ 2*(alpha + beta*m) + gamma*m if P not pof2]",
+    .terms = terms,
 };

@@ -18,6 +18,7 @@
  *   then P-1 allgather steps pass the finished blocks on around the ring.
  */
 #include "ring_phases.h"
+#include "cost.h"
 
 int pact_allreduce_ring_build(pact_sched *s, const pact_build_args *a)
 {
@@ -40,6 +41,18 @@ int pact_allreduce_ring_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (m / pact_cost_elem(m) < P || P == 1) { /* Open MPI's fallback */
+        pact_alg_find(PACT_COLL_ALLREDUCE, "recursive_doubling")->terms(P, m, t, src);
+        return;
+    }
+    double b = pact_cost_big_block(m, P);
+    *src = "SUARA eq. 6 (ring without segmentation); Thakur 2005; blocks of ceil(count/P) elements";
+    pact_cost_set(t, 2.0 * (P - 1), 2.0 * (P - 1) * b, (P - 1) * b);
+}
+
 const pact_alg pact_alg_allreduce_ring = {
     .coll = PACT_COLL_ALLREDUCE,
     .name = "ring",
@@ -50,4 +63,5 @@ const pact_alg pact_alg_allreduce_ring = {
     .smpi = "lr",
     .source = "Open MPI ompi_coll_base_allreduce_intra_ring (coll_base_allreduce.c)",
     .cost = "2*(P-1)*(alpha + beta*m/P) + (P-1)*gamma*m/P",
+    .terms = terms,
 };

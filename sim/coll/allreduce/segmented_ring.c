@@ -19,6 +19,7 @@
  *   of the whole blocks 0 1 2 (rank r ends up owning block r+1, as in the ring).
  */
 #include "ring_phases.h"
+#include "cost.h"
 
 int pact_allreduce_segmented_ring_build(pact_sched *s, const pact_build_args *a)
 {
@@ -54,6 +55,13 @@ int pact_allreduce_segmented_ring_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    /* the default segsize 0 is the ring (SUARA eq. 7 with n_s = 1 is eq. 6) */
+    pact_alg_find(PACT_COLL_ALLREDUCE, "ring")->terms(P, m, t, src);
+}
+
 const pact_alg pact_alg_allreduce_segmented_ring = {
     .coll = PACT_COLL_ALLREDUCE,
     .name = "segmented_ring",
@@ -65,5 +73,6 @@ const pact_alg pact_alg_allreduce_segmented_ring = {
     .smpi_params = "segsize=1M",
     .source = "Open MPI ompi_coll_base_allreduce_intra_ring_segmented (coll_base_allreduce.c)",
     .cost = "(P-1)*(phases*alpha + beta*m/P + gamma*m/P) + (P-1)*(alpha + beta*m/P)",
+    .terms = terms,
     .params = (const pact_param_desc[]){{"segsize", 0, "segment size in bytes; 0 (Open MPI's default) or count < P*segment: plain ring"}, {NULL, 0, NULL}},
 };

@@ -10,6 +10,7 @@
  * Cost:     (P-1)*alpha + (P-1)/P*beta*m, with m = P*count*elem_size; all messages in flight together.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_alltoall_linear_build(pact_sched *s, const pact_build_args *a)
 {
@@ -26,6 +27,14 @@ int pact_alltoall_linear_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    *src = "PG 2007: every message posted at once, serialized on the ports "
+           "(linear_sync's default max_requests 0 is linear)";
+    pact_cost_set(t, P - 1, (P - 1) * m, 0);
+}
+
 const pact_alg pact_alg_alltoall_linear = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "linear",
@@ -36,4 +45,5 @@ const pact_alg pact_alg_alltoall_linear = {
     .smpi = "basic_linear",
     .source = "Open MPI ompi_coll_base_alltoall_intra_basic_linear (coll_base_alltoall.c)",
     .cost = "(P-1)*alpha + (P-1)/P*beta*m, all messages in flight together",
+    .terms = terms,
 };

@@ -13,6 +13,7 @@
  * Cost:     (P-1)*alpha + (P-1)/P*beta*m with K >= P-1; about ceil((P-1)/K) rounds of K messages otherwise.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 #include <stdlib.h>
 
@@ -58,6 +59,14 @@ int pact_alltoall_linear_sync_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    *src = "PG 2007: every message posted at once, serialized on the ports "
+           "(linear_sync's default max_requests 0 is linear)";
+    pact_cost_set(t, P - 1, (P - 1) * m, 0);
+}
+
 const pact_alg pact_alg_alltoall_linear_sync = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "linear_sync",
@@ -68,5 +77,6 @@ const pact_alg pact_alg_alltoall_linear_sync = {
     .smpi = NULL,
     .source = "Open MPI ompi_coll_base_alltoall_intra_linear_sync (coll_base_alltoall.c)",
     .cost = "(P-1)*alpha + (P-1)/P*beta*m with K >= P-1; ceil((P-1)/K) rounds of K messages otherwise",
+    .terms = terms,
     .params = (const pact_param_desc[]){{"max_requests", 0, "receives and sends in flight per kind; 0: all (Open MPI's default)"}, {NULL, 0, NULL}},
 };

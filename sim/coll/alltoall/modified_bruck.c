@@ -23,6 +23,7 @@
  *   handled so far; the inverse rotation puts block i at RECV[rank-i].
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_alltoall_modified_bruck_build(pact_sched *s, const pact_build_args *a)
 {
@@ -84,6 +85,25 @@ int pact_alltoall_modified_bruck_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* Blocks with bit d set among 0..P-1: what a modified Bruck alltoall step moves. */
+static double bruck_blocks(int P, int d)
+{
+    long hi = 1L << (d + 1), lo = 1L << d;
+    return (double)((P / hi) * lo + fmax(0, (double)(P % hi) - (double)lo));
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    int C = pact_clog2(P);
+    double blocks = 0;
+    for (int d = 0; d < C; d++)
+        blocks += bruck_blocks(P, d);
+    *src = "Thakur 2005 (Bruck): ceil(log2 P) steps of the blocks whose index has that bit set (P/2 "
+           "for P a power of two); local copies free";
+    pact_cost_set(t, C, blocks * m, 0);
+}
+
 const pact_alg pact_alg_alltoall_modified_bruck = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "modified_bruck",
@@ -94,4 +114,5 @@ const pact_alg pact_alg_alltoall_modified_bruck = {
     .smpi = "bruck",
     .source = "Open MPI ompi_coll_base_alltoall_intra_bruck (coll_base_alltoall.c)",
     .cost = "ceil(log2 P)*(alpha + beta*m/2)",
+    .terms = terms,
 };

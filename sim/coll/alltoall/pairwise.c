@@ -12,6 +12,7 @@
  *   P = 4, rank 1:  step 1 -> 2 / <- 0,  step 2 -> 3 / <- 3,  step 3 -> 0 / <- 2,  then copy block 1.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a)
 {
@@ -38,6 +39,13 @@ int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    *src = "Thakur 2005; Tran 2.2.6: (P-1)(alpha + beta m)";
+    pact_cost_set(t, P - 1, (P - 1) * m, 0);
+}
+
 const pact_alg pact_alg_alltoall_pairwise = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "pairwise",
@@ -48,4 +56,5 @@ const pact_alg pact_alg_alltoall_pairwise = {
     .smpi = "ring",
     .source = "Open MPI ompi_coll_base_alltoall_intra_pairwise (coll_base_alltoall.c)",
     .cost = "(P-1)*(alpha + beta*m/P)",
+    .terms = terms,
 };

@@ -8,6 +8,7 @@
  * Cost:     (P-1)*(alpha + beta*m) at the root (the sends share its link).
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_bcast_basic_linear_build(pact_sched *s, const pact_build_args *a)
 {
@@ -27,6 +28,18 @@ int pact_bcast_basic_linear_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    *src = "SUARA eq. 2; PG 2007: the root's sends serialized";
+    pact_cost_set(t, P - 1, (P - 1) * m, 0);
+}
+
 const pact_alg pact_alg_bcast_basic_linear = {
     .coll = PACT_COLL_BCAST,
     .name = "basic_linear",
@@ -37,4 +50,5 @@ const pact_alg pact_alg_bcast_basic_linear = {
     .smpi = "flattree",
     .source = "Open MPI ompi_coll_base_bcast_intra_basic_linear (coll_base_bcast.c)",
     .cost = "(P-1)*(alpha + beta*m)",
+    .terms = terms,
 };

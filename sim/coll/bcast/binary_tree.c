@@ -12,6 +12,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_bcast_binary_tree_build(pact_sched *s, const pact_build_args *a)
 {
@@ -20,6 +21,39 @@ int pact_bcast_binary_tree_build(pact_sched *s, const pact_build_args *a)
     if (rc != PACT_OK)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
+}
+
+/* Binary k-ary tree bcast (breadth-first, a parent serves child 2v+1 then 2v+2): the path to v costs one
+ * message per first-child edge and two per second-child edge, i.e. depth(v) + popcount(v+1) - 1; the largest
+ * over v < P.  Derived from the schedule. */
+static int binary_tree_path(int P)
+{
+    int best = 0;
+    for (int x = 1; x <= P; x = x * 2 + 1) /* all-ones x, then P itself and P with one 1 cleared */
+        best = (int)fmax(best, 2 * pact_flog2(x) + 0);
+    int d = pact_flog2(P);
+    best = (int)fmax(best, d + __builtin_popcount((unsigned)P) - 1);
+    for (int j = 0; j < d; j++)
+        if (P & (1 << j)) {
+            int x = (P & ~((1 << (j + 1)) - 1)) | ((1 << j) - 1);
+            best = (int)fmax(best, d + __builtin_popcount((unsigned)x) - 1);
+        }
+    return best;
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    int k = binary_tree_path(P);
+    *src = "PG 2007 (binary tree), unsegmented; a parent serves its two children in turn, so the path to "
+           "a rank costs one message per first-child and two per second-child edge (derived from the "
+           "schedule)";
+    pact_cost_set(t, k, k * m, 0);
 }
 
 const pact_alg pact_alg_bcast_binary_tree = {
@@ -33,6 +67,7 @@ const pact_alg pact_alg_bcast_binary_tree = {
     .source = "Open MPI ompi_coll_base_bcast_intra_bintree + ompi_coll_base_bcast_intra_generic "
               "(coll_base_bcast.c)",
     .cost = "(floor(log2 P) + S - 1)*(alpha + 2*beta*m/S), S segments",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {NULL, 0, NULL},

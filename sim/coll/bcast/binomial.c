@@ -16,6 +16,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_bcast_binomial_build(pact_sched *s, const pact_build_args *a)
 {
@@ -24,6 +25,19 @@ int pact_bcast_binomial_build(pact_sched *s, const pact_build_args *a)
     if (rc != PACT_OK)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    int C = pact_clog2(P);
+    *src = "PG 2007; Tran 2.2.4: ceil(log2 P)(alpha + beta m)";
+    pact_cost_set(t, C, C * m, 0);
 }
 
 const pact_alg pact_alg_bcast_binomial = {
@@ -37,6 +51,7 @@ const pact_alg pact_alg_bcast_binomial = {
     .source = "Open MPI ompi_coll_base_bcast_intra_binomial + ompi_coll_base_bcast_intra_generic "
               "(coll_base_bcast.c)",
     .cost = "ceil(log2 P)*(alpha + beta*m) unsegmented",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {NULL, 0, NULL},

@@ -14,6 +14,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_bcast_chain_build(pact_sched *s, const pact_build_args *a)
 {
@@ -22,6 +23,27 @@ int pact_bcast_chain_build(pact_sched *s, const pact_build_args *a)
     if (rc != PACT_OK)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    /* fanout 4: head c is served (c+1)-th by the root, then its chain of len_c ranks forwards */
+    int f = P - 1 < 4 ? P - 1 : 4, len = (P - 1) / f, longer = (P - 1) % f, best = 0;
+    if (longer)
+        len++;
+    else
+        longer = f;
+    for (int c = 0; c < f; c++)
+        best = (int)fmax(best, c + (c < longer ? len : len - 1));
+    *src = "PG 2007 (chain), unsegmented, the root serving the chain heads in turn (derived from the "
+           "schedule)";
+    pact_cost_set(t, best, best * m, 0);
 }
 
 const pact_alg pact_alg_bcast_chain = {
@@ -36,6 +58,7 @@ const pact_alg pact_alg_bcast_chain = {
               "(coll_base_bcast.c)",
     .cost = "(ceil((P-1)/fanout) + S - 1)*(alpha + beta*m/S) + (fanout-1)*beta*m/S per root segment, S "
             "segments",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {"fanout", 4, "number of chains (coll_tuned_init_chain_fanout)"},

@@ -13,6 +13,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_bcast_knomial_build(pact_sched *s, const pact_build_args *a)
 {
@@ -21,6 +22,44 @@ int pact_bcast_knomial_build(pact_sched *s, const pact_build_args *a)
     if (rc != PACT_OK)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
+}
+
+/* K-nomial bcast (ompi_coll_base_topo_build_kmtree): a subtree of n ranks whose root may use digit positions
+ * below i; the root serves children farthest first (positions i-1 down to 0, digits 1..radix-1), one after
+ * another.  Returns the most messages on a path from the root; a full subtree (n = radix^i) costs
+ * i*(radix-1), so only the one partial child recurses: O(radix log^2 P).  Derived from the schedule. */
+static int knomial_path(int i, long n, int radix)
+{
+    int best = 0, idx = 0;
+    long pw = 1;
+    for (int k = 1; k < i; k++)
+        pw *= radix;
+    for (int ip = i - 1; ip >= 0; ip--, pw /= radix)
+        for (int d = 1; d < radix && d * pw < n; d++) {
+            idx++;
+            long sub = n - d * pw < pw ? n - d * pw : pw;
+            int g = sub == pw ? ip * (radix - 1) : knomial_path(ip, sub, radix);
+            best = idx + g > best ? idx + g : best;
+        }
+    return best;
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    int K = 0;
+    for (long x = 1; x < P; x *= 4)
+        K++;
+    int k = knomial_path(K, P, 4);
+    *src = "(radix - 1) ceil(log_radix P)(alpha + beta m) for P a power of the radix 4, each parent serving "
+           "its children farthest first, one after another; the longest such path for other P (derived "
+           "from the schedule)";
+    pact_cost_set(t, k, k * m, 0);
 }
 
 const pact_alg pact_alg_bcast_knomial = {
@@ -34,6 +73,7 @@ const pact_alg pact_alg_bcast_knomial = {
     .source = "Open MPI ompi_coll_base_bcast_intra_knomial + ompi_coll_base_bcast_intra_generic "
               "(coll_base_bcast.c)",
     .cost = "ceil(log_radix P)*(radix-1)*(alpha + beta*m) unsegmented",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {"radix", 4, "k-nomial tree radix (coll_tuned_bcast_knomial_radix)"},

@@ -11,6 +11,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_bcast_pipeline_build(pact_sched *s, const pact_build_args *a)
 {
@@ -19,6 +20,18 @@ int pact_bcast_pipeline_build(pact_sched *s, const pact_build_args *a)
     if (rc != PACT_OK)
         return rc;
     return pact_bcast_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count));
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    *src = "PG 2007, (P + S - 2)(alpha + beta m/S) with S = 1";
+    pact_cost_set(t, P - 1, (P - 1) * m, 0);
 }
 
 const pact_alg pact_alg_bcast_pipeline = {
@@ -33,6 +46,7 @@ const pact_alg pact_alg_bcast_pipeline = {
     .source = "Open MPI ompi_coll_base_bcast_intra_pipeline + ompi_coll_base_bcast_intra_generic "
               "(coll_base_bcast.c)",
     .cost = "(P + S - 2)*(alpha + beta*m/S), S segments",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {NULL, 0, NULL},

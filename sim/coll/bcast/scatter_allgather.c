@@ -19,6 +19,7 @@
  *   ...
  */
 #include "binomial_scatter.h"
+#include "cost.h"
 
 /* Blocks of the size-`mask` subtree rooted at virtual rank tr, clipped to n elements: the offset is
  * clipped too so that an empty slice stays inside the buffer. */
@@ -81,6 +82,25 @@ int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    const int pof2 = 1 << pact_flog2(P);
+    if (m / pact_cost_elem(m) < P) { /* Open MPI's fallback */
+        pact_alg_find(PACT_COLL_BCAST, "basic_linear")->terms(P, m, t, src);
+        return;
+    }
+    double f = (pof2 == P ? P - 1.0 : P - 1.0) / P;
+    int C = pact_clog2(P);
+    *src = "Thakur 2005: binomial scatter + recursive-doubling allgather";
+    pact_cost_set(t, 2.0 * C, 2 * f * P * pact_cost_big_block(m, P), 0);
+}
+
 const pact_alg pact_alg_bcast_scatter_allgather = {
     .coll = PACT_COLL_BCAST,
     .name = "scatter_allgather",
@@ -91,4 +111,5 @@ const pact_alg pact_alg_bcast_scatter_allgather = {
     .smpi = "scatter_rdb_allgather",
     .source = "Open MPI ompi_coll_base_bcast_intra_scatter_allgather (coll_base_bcast.c)",
     .cost = "2*log2(P)*alpha + 2*beta*m*(P-1)/P (P pof2)",
+    .terms = terms,
 };

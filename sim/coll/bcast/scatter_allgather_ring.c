@@ -18,6 +18,7 @@
  *   3: [...3] [..23] [.123] [0123]
  */
 #include "binomial_scatter.h"
+#include "cost.h"
 
 static pact_slice block(int b, size_t n, size_t sc)
 {
@@ -55,6 +56,24 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    if (m / pact_cost_elem(m) < P) { /* Open MPI's fallback */
+        pact_alg_find(PACT_COLL_BCAST, "basic_linear")->terms(P, m, t, src);
+        return;
+    }
+    int C = pact_clog2(P);
+    double b = pact_cost_big_block(m, P);
+    *src = "Thakur 2005: binomial scatter + ring allgather";
+    pact_cost_set(t, C + P - 1.0, 2.0 * (P - 1) * b, 0);
+}
+
 const pact_alg pact_alg_bcast_scatter_allgather_ring = {
     .coll = PACT_COLL_BCAST,
     .name = "scatter_allgather_ring",
@@ -65,4 +84,5 @@ const pact_alg pact_alg_bcast_scatter_allgather_ring = {
     .smpi = "scatter_LR_allgather",
     .source = "Open MPI ompi_coll_base_bcast_intra_scatter_allgather_ring (coll_base_bcast.c)",
     .cost = "(log2(P) + P - 1)*alpha + 2*beta*m*(P-1)/P",
+    .terms = terms,
 };

@@ -22,6 +22,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a)
 {
@@ -128,6 +129,25 @@ int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    if (m / pact_cost_elem(m) < 2) { /* Open MPI's fallback: the chain of one, a pipeline */
+        pact_alg_find(PACT_COLL_BCAST, "pipeline")->terms(P, m, t, src);
+        return;
+    }
+    int D = pact_flog2(P);
+    double h = pact_cost_big_block(m, 2);
+    *src = "PG 2007 (split binary tree), unsegmented: halves down two binary trees, each parent serving "
+           "two children in turn, then the exchange of halves (derived from the schedule)";
+    pact_cost_set(t, 2.0 * D + 1, (2.0 * D + 1) * h, 0);
+}
+
 const pact_alg pact_alg_bcast_split_binary_tree = {
     .coll = PACT_COLL_BCAST,
     .name = "split_binary_tree",
@@ -139,6 +159,7 @@ const pact_alg pact_alg_bcast_split_binary_tree = {
     .smpi_params = "segsize=1K",
     .source = "Open MPI ompi_coll_base_bcast_intra_split_bintree (coll_base_bcast.c)",
     .cost = "(floor(log2 P) + S - 1)*(alpha + beta*m/(2S)) + alpha + beta*m/2, S segments per half",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {NULL, 0, NULL},

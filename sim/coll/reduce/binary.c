@@ -17,6 +17,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_reduce_binary_build(pact_sched *s, const pact_build_args *a)
 {
@@ -26,6 +27,20 @@ int pact_reduce_binary_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
                                     PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[1]);
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    int D = pact_flog2(P);
+    *src = "PG 2007 (binary tree), unsegmented: per level two messages on the parent's receive port and "
+           "one reduction on the critical path (derived from the schedule)";
+    pact_cost_set(t, 2.0 * D, 2.0 * D * m, D * m);
 }
 
 const pact_alg pact_alg_reduce_binary = {
@@ -40,6 +55,7 @@ const pact_alg pact_alg_reduce_binary = {
     .source = "Open MPI ompi_coll_base_reduce_intra_binary + ompi_coll_base_reduce_generic "
               "(coll_base_reduce.c)",
     .cost = "(floor(log2 P) + S - 1)*2*(alpha + beta*m/S + gamma*m/S), S segments",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {"max_requests", 0, "leaf sends in flight, 0: no limit (coll_tuned_reduce_algorithm_max_requests)"},

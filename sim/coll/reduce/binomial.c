@@ -14,6 +14,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_reduce_binomial_build(pact_sched *s, const pact_build_args *a)
 {
@@ -23,6 +24,19 @@ int pact_reduce_binomial_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
                                     PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[1]);
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    int C = pact_clog2(P);
+    *src = "PG 2007; Tran 2.2.5: ceil(log2 P)(alpha + beta m + gamma m)";
+    pact_cost_set(t, C, C * m, C * m);
 }
 
 const pact_alg pact_alg_reduce_binomial = {
@@ -36,6 +50,7 @@ const pact_alg pact_alg_reduce_binomial = {
     .source = "Open MPI ompi_coll_base_reduce_intra_binomial + ompi_coll_base_reduce_generic "
               "(coll_base_reduce.c)",
     .cost = "ceil(log2 P)*(alpha + beta*m + gamma*m) unsegmented",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {"max_requests", 0, "leaf sends in flight, 0: no limit (coll_tuned_reduce_algorithm_max_requests)"},

@@ -14,6 +14,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_reduce_chain_build(pact_sched *s, const pact_build_args *a)
 {
@@ -23,6 +24,21 @@ int pact_reduce_chain_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
                                     PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[2]);
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    /* fanout 4: a chain of L hops, then the root takes the f chain heads one after another */
+    int f = P - 1 < 4 ? P - 1 : 4, len = (P - 1 + f - 1) / f;
+    *src = "PG 2007 (chain), unsegmented; the root's f-way fan-in serialized on its receive port (derived "
+           "from the schedule)";
+    pact_cost_set(t, len - 1 + f, (len - 1 + f) * m, len * m);
 }
 
 const pact_alg pact_alg_reduce_chain = {
@@ -38,6 +54,7 @@ const pact_alg pact_alg_reduce_chain = {
               "(coll_base_reduce.c)",
     .cost = "(ceil((P-1)/fanout) + S - 1)*(alpha + beta*m/S + gamma*m/S) + fanout-way fan-in at the root, "
             "S segments",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {"fanout", 4, "number of chains (coll_tuned_init_chain_fanout)"},

@@ -21,6 +21,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_reduce_in_order_binary_build(pact_sched *s, const pact_build_args *a)
 {
@@ -60,6 +61,20 @@ int pact_reduce_in_order_binary_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    int D = pact_flog2(P);
+    *src = "PG 2007 (binary tree) with Open MPI's final send from rank P-1 to root 0 (derived from the "
+           "schedule)";
+    pact_cost_set(t, 2.0 * D + 1, (2.0 * D + 1) * m, 2.0 * D * m);
+}
+
 const pact_alg pact_alg_reduce_in_order_binary = {
     .coll = PACT_COLL_REDUCE,
     .name = "in_order_binary",
@@ -71,6 +86,7 @@ const pact_alg pact_alg_reduce_in_order_binary = {
     .source = "Open MPI ompi_coll_base_reduce_intra_in_order_binary + ompi_coll_base_reduce_generic "
               "(coll_base_reduce.c)",
     .cost = "2*floor(log2 P)*(alpha + beta*m + gamma*m) unsegmented [+ alpha + beta*m if root != P-1]",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {"max_requests", 0, "leaf sends in flight, 0: no limit (coll_tuned_reduce_algorithm_max_requests)"},

@@ -9,6 +9,7 @@
  * Cost:     (P-1)*(alpha + beta*m + gamma*m) at the root.
  */
 #include "pact_coll.h"
+#include "cost.h"
 
 int pact_reduce_linear_build(pact_sched *s, const pact_build_args *a)
 {
@@ -48,6 +49,18 @@ int pact_reduce_linear_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    *src = "SUARA eq. 1; PG 2007";
+    pact_cost_set(t, P - 1, (P - 1) * m, (P - 1) * m);
+}
+
 const pact_alg pact_alg_reduce_linear = {
     .coll = PACT_COLL_REDUCE,
     .name = "linear",
@@ -58,4 +71,5 @@ const pact_alg pact_alg_reduce_linear = {
     .smpi = "ompi_basic_linear",
     .source = "Open MPI ompi_coll_base_reduce_intra_basic_linear (coll_base_reduce.c)",
     .cost = "(P-1)*(alpha + beta*m + gamma*m)",
+    .terms = terms,
 };

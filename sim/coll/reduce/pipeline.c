@@ -11,6 +11,7 @@
  */
 #include "common.h"
 #include "topo.h"
+#include "cost.h"
 
 int pact_reduce_pipeline_build(pact_sched *s, const pact_build_args *a)
 {
@@ -20,6 +21,18 @@ int pact_reduce_pipeline_build(pact_sched *s, const pact_build_args *a)
         return rc;
     return pact_reduce_tree_generic(s, a, &t, pact_seg_count(a->params[0], a->elem_size, a->count),
                                     PACT_BUF_SEND, PACT_BUF_RECV, a->inplace, (int)a->params[1]);
+}
+
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    *src = "PG 2007, (P + S - 2)(alpha + beta m/S + gamma m/S) with S = 1";
+    pact_cost_set(t, P - 1, (P - 1) * m, (P - 1) * m);
 }
 
 const pact_alg pact_alg_reduce_pipeline = {
@@ -34,6 +47,7 @@ const pact_alg pact_alg_reduce_pipeline = {
     .source = "Open MPI ompi_coll_base_reduce_intra_pipeline + ompi_coll_base_reduce_generic "
               "(coll_base_reduce.c)",
     .cost = "(P + S - 2)*(alpha + beta*m/S + gamma*m/S), S segments",
+    .terms = terms,
     .params = (const pact_param_desc[]){
         {"segsize", 0, "segment size in bytes, 0: one segment (coll_tuned's default when forced)"},
         {"max_requests", 0, "leaf sends in flight, 0: no limit (coll_tuned_reduce_algorithm_max_requests)"},

@@ -22,6 +22,7 @@
  *   gather, in reverse:  distance 2: 2 -> 0 (b), 3 -> 1 (d);  distance 1: 1 -> 0 (c d)
  */
 #include "redscat.h"
+#include "cost.h"
 
 int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 {
@@ -99,6 +100,27 @@ int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+/* The closed form of the entry's cost (pact_cost_fn). */
+static void terms(int P, double m, pact_cost *t, const char **src)
+{
+    if (P == 1) {
+        *src = "one rank: nothing moves";
+        pact_cost_set(t, 0, 0, 0);
+        return;
+    }
+    const int L = pact_flog2(P), pof2 = 1 << L;
+    if (m / pact_cost_elem(m) < pof2) { /* Open MPI's fallback */
+        pact_alg_find(PACT_COLL_REDUCE, "linear")->terms(P, m, t, src);
+        return;
+    }
+    double f = (pof2 - 1.0) / pof2;
+    *src = "Thakur 2005 (reduce-scatter + binomial gather); for P not a power of two plus Open MPI's "
+           "pairing, 2 alpha + beta m + gamma m/2 (derived from the schedule)";
+    pact_cost_set(t, 2.0 * L, 2 * f * m, f * m);
+    if (pof2 != P)
+        pact_cost_set(t, t->a + 2, t->b + m, t->c + m / 2);
+}
+
 const pact_alg pact_alg_reduce_rabenseifner = {
     .coll = PACT_COLL_REDUCE,
     .name = "rabenseifner",
@@ -109,4 +131,5 @@ const pact_alg pact_alg_reduce_rabenseifner = {
     .smpi = "rab",
     .source = "Open MPI ompi_coll_base_reduce_intra_redscat_gather (coll_base_reduce.c)",
     .cost = "2*log2(P)*alpha + 2*beta*m*(P-1)/P + gamma*m*(P-1)/P (P pof2)",
+    .terms = terms,
 };
