@@ -95,7 +95,7 @@ bad_model() {
 }
 printf 'platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,skew_s,rep,engine,last_delay_s,total_delay_s,status\np,1,4,4,allreduce,ring,8,no_delay,none,,0,0,smpi,soon,1e-5,ok\n' \
     >"$TMP/bad-results.csv"
-check "bad model input: a non-number in results.csv" bad_model "bad-results.csv:2: last_delay_s" fit "$TMP/bad-results.csv"
+check "bad model input: a non-number in results.csv" bad_model "bad-results.csv:2: column last_delay_s" fit "$TMP/bad-results.csv"
 check "bad model input: unknown algorithm" bad_model "no such allreduce algorithm" predict --coll allreduce \
     --alg best -P 4 -m 8 --alpha 1e-6 --beta 1e-9
 check "bad model input: pattern of the wrong length" bad_model "3 delays for 4 processes" predict \
