@@ -61,7 +61,7 @@ static int cmd_gen(opts_t *o)
         fprintf(stderr, "pact pattern gen: --shape, -p (>= 1) and --skew are required\n");
         return 2;
     }
-    if (!pact_parse_seconds(o->skew, "--skew", &s, &err))
+    if (!pact_parse_seconds(o->skew, "--skew", &s, &err) || !pact_skew_check(s, FALSE, "--skew", &err))
         return pact_cli_fail(err);
     if (o->intra) {
         char *end;

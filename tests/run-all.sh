@@ -18,5 +18,6 @@ if [ "$mode" != --unit-only ]; then
     source tests/sim.sh
     source tests/report.sh
     source tests/replay.sh
+    source tests/input.sh
 fi
 finish

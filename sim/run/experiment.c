@@ -404,7 +404,7 @@ static gboolean common(GHashTable *f, pact_sweep *s, GError **err)
     if (skew) {
         s->skew_mode = PACT_SKEW_ABSOLUTE;
         w = what(f, "skew");
-        if (!pact_parse_seconds(skew, w, &s->skew, err))
+        if (!pact_parse_seconds(skew, w, &s->skew, err) || !pact_skew_check(s->skew, FALSE, w, err))
             return FALSE;
         g_clear_pointer(&w, g_free);
     } else {
@@ -422,6 +422,12 @@ static gboolean common(GHashTable *f, pact_sweep *s, GError **err)
             w = what(f, "skew-factor");
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected a number >= 0", w, factor);
             return FALSE;
+        }
+        if (factor) {
+            w = what(f, "skew-factor");
+            if (!pact_skew_check(s->skew, TRUE, w, err))
+                return FALSE;
+            g_clear_pointer(&w, g_free);
         }
     }
     if ((v = get(f, "engine"))) {

@@ -369,6 +369,10 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--skew/--skew-factor: must be a number >= 0");
         return FALSE;
     }
+    /* experiment.c checks the fields; this holds for every caller (pattern files: pact_pattern_load) */
+    if (!pact_skew_check(s->skew, s->skew_mode != PACT_SKEW_ABSOLUTE,
+                         s->skew_mode == PACT_SKEW_ABSOLUTE ? "--skew" : "--skew-factor", err))
+        return FALSE;
     if (s->reps < 1) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--reps %d: must be >= 1", s->reps);
         return FALSE;
