@@ -28,3 +28,19 @@ check "skew 1e30 s refused (model predict --pattern)" refused "$TMP/huge.txt:4: 
     --coll allreduce --alg ring -P 4 -m 8 --platform generic32x32 --pattern "$TMP/huge.txt"
 check "skew 1e30 s refused (pattern gen)" refused "--skew 1e+30 s" pattern gen --shape last_delayed -p 4 \
     --skew 1e30 -o "$TMP/refused"
+
+# 2. model fit: the unconstrained least squares gave negative beta for 4 of 6 allreduce algorithms on
+# generic32x32 3,4,6 x 8 (model engine, R^2 >= 0.99); the fit is non-negative, and predict refuses a
+# parameter file with a negative value.
+fit_non_negative() {
+    local d="$TMP/fitneg"
+    $PACT sim --engine model --nodes 3,4,6 --ppn 8 --sizes 8,1K,64K,1M --patterns no_delay --reps 1 --no-figures \
+        -q -o "$d" >/dev/null || return 1
+    $PACT model fit "$d/results.csv" -o "$d/params.yaml" || return 1
+    awk '$1 ~ /^(gamma|alpha|beta):$/ { n++; if ($2 < 0) { print "negative:", $0; bad++ } }
+         END { exit (n != 13 || bad > 0) }' "$d/params.yaml" || return 1
+    sed '0,/beta: .*/s//beta: -1e-10/' "$d/params.yaml" >"$d/negative.yaml"
+    refused "negative.yaml:8: beta: negative" model predict --coll allreduce --alg ring -P 8 -m 1K \
+        --params "$d/negative.yaml"
+}
+check "model fit: non-negative parameters; predict --params refuses a negative one" fit_non_negative
