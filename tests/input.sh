@@ -44,3 +44,23 @@ fit_non_negative() {
         --params "$d/negative.yaml"
 }
 check "model fit: non-negative parameters; predict --params refuses a negative one" fit_non_negative
+
+# 3. A resumed sweep whose platform YAML or pattern file changed mixed rows of both: experiment.yaml keeps
+# their SHA-256 and the resume is refused, naming the file; unchanged files resume as before.
+changed_inputs() {
+    local d="$TMP/digest"
+    mkdir -p "$d"
+    cp tests/data/shaheen_flat.yaml "$d/plat.yaml"
+    printf '0\n1e-5\n0\n2e-5\n' >"$d/pat.txt"
+    local args=(--engine model --platform "$d/plat.yaml" --nodes 4 --ppn 1 --algs ring --sizes 8
+        --patterns "no_delay,file:$d/pat.txt" --no-figures -q -o "$d/out")
+    $PACT sim "${args[@]}" >/dev/null && $PACT sim "${args[@]}" >/dev/null || return 1
+    grep -q "^# sha256 [0-9a-f]\{64\} $d/plat.yaml$" "$d/out/experiment.yaml" || return 1
+    printf '0\n1e-5\n0\n3e-5\n' >"$d/pat.txt"
+    bad_file "$d/pat.txt: changed since the run" $PACT sim "${args[@]}" || return 1
+    printf '0\n1e-5\n0\n2e-5\n' >"$d/pat.txt"
+    echo "# a comment changes the bytes" >>"$d/plat.yaml"
+    bad_file "$d/plat.yaml: changed since the run" $PACT sim "${args[@]}" &&
+        [ "$(wc -l <"$TEST_LOG_DIR/badf.err")" -eq 1 ]
+}
+check "resume refuses a changed platform YAML or pattern file (sha256 in experiment.yaml)" changed_inputs

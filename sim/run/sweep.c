@@ -1368,13 +1368,8 @@ static gboolean prepare_out(pact_experiment *e, const char *out, gboolean *resum
         }
         g_autofree char *old = NULL;
         if (g_file_get_contents(exp, &old, NULL, NULL)) {
-            if (strcmp(old, e->text)) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "-o %s: holds another experiment (its experiment.yaml differs from this one); "
-                            "choose another folder, or give the same settings to resume it",
-                            e->outdir);
+            if (!pact_exp_same(old, e->text, e->outdir, err))
                 return FALSE;
-            }
             *resume = TRUE;
         } else {
             GDir *d = g_dir_open(out, 0, NULL);
