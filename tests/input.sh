@@ -64,3 +64,16 @@ changed_inputs() {
         [ "$(wc -l <"$TEST_LOG_DIR/badf.err")" -eq 1 ]
 }
 check "resume refuses a changed platform YAML or pattern file (sha256 in experiment.yaml)" changed_inputs
+
+# 4. Two runs without -o in the same second shared results/sim-<timestamp>: each gets its own folder.
+default_folders() {
+    local d="$TMP/default" pact
+    pact=$(realpath "$PACT")
+    mkdir -p "$d"
+    (cd "$d" && for k in 1 2 3; do
+        "$pact" sim --engine model --nodes 1 --ppn 4 --algs ring --sizes 8 --reps 1 --no-figures -q >/dev/null &
+    done && wait) || return 1
+    ls "$d/results"
+    [ "$(ls "$d/results" | wc -l)" -eq 3 ] && [ "$(cat "$d"/results/*/results.csv | wc -l)" -eq 9 ]
+}
+check "pact sim without -o: runs started together get a folder each" default_folders

@@ -732,6 +732,7 @@ gboolean pact_experiment_build(GHashTable *f, pact_experiment *e, GError **err)
         g_autoptr(GDateTime) now = g_date_time_new_now_local();
         g_autofree char *stamp = g_date_time_format(now, "%Y%m%d-%H%M%S");
         e->outdir = g_strdup_printf("results/sim-%s", stamp);
+        e->outdir_default = TRUE;
     }
     return TRUE;
 fail:

@@ -71,7 +71,8 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err);
 typedef struct {
     GPtrArray *studies; /* pact_sweep *, validated */
     char *outdir;
-    char *text; /* the canonical experiment.yaml */
+    gboolean outdir_default; /* no -o: outdir is results/sim-<timestamp>, made unique when the run starts */
+    char *text;              /* the canonical experiment.yaml */
     int jobs;
     int shard_k, shard_n; /* this run does shard K of N; 0: all */
     pact_batch batch;

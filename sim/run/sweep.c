@@ -1389,12 +1389,39 @@ static gboolean prepare_out(pact_experiment *e, const char *out, gboolean *resum
     return *resume || g_file_set_contents(exp, e->text, -1, err);
 }
 
+/* The default folder results/sim-<timestamp> of a run without -o, created here: two runs started in the
+ * same second would otherwise share (and resume) one folder.  mkdir is atomic: the first run gets the name,
+ * the next one -2, -3 ... */
+static gboolean unique_outdir(pact_experiment *e, GError **err)
+{
+    g_autofree char *parent = g_path_get_dirname(e->outdir);
+    if (g_mkdir_with_parents(parent, 0755) != 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create %s: %s", parent, g_strerror(errno));
+        return FALSE;
+    }
+    for (int k = 1; k < 1000; k++) {
+        g_autofree char *name = k == 1 ? g_strdup(e->outdir) : g_strdup_printf("%s-%d", e->outdir, k);
+        if (g_mkdir(name, 0755) == 0) {
+            g_free(e->outdir);
+            e->outdir = g_steal_pointer(&name);
+            return TRUE;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create a new folder %s[-N]: %s", e->outdir,
+                g_strerror(errno));
+    return FALSE;
+}
+
 gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
 {
     gboolean ok = FALSE, resume = FALSE;
     int fd = -1;
     GPtrArray *studies = NULL, *batches = NULL;
     GHashTable *index = NULL;
+    if (e->outdir_default && !unique_outdir(e, err))
+        return FALSE;
     g_autofree char *out = g_canonicalize_filename(e->outdir, NULL);
     g_autofree char *csv = g_build_filename(out, "results.csv", NULL);
     g_autofree char *kept = NULL;
