@@ -77,3 +77,40 @@ default_folders() {
     [ "$(ls "$d/results" | wc -l)" -eq 3 ] && [ "$(cat "$d"/results/*/results.csv | wc -l)" -eq 9 ]
 }
 check "pact sim without -o: runs started together get a folder each" default_folders
+
+# 5. A failing smpirun showed the tail of SimGrid's backtrace: the cause is reported, with the log.  A
+# smpirun that fails as SimGrid does (a fake one first on PATH) and a builder's refusal; a broken user XML,
+# and a hostfile naming a host the XML lacks, are named against the user's files before smpirun runs.
+smpirun_cause() {
+    local d="$TMP/cause"
+    mkdir -p "$d/bin"
+    cat >"$d/bin/smpirun" <<'SH'
+#!/bin/sh
+echo "[0.000000] ./src/smpi/internals/smpi_shared.cpp:161: [smpi_shared/CRITICAL] Failed to allocate 8 GiB" >&2
+echo "[0.000000] ./src/xbt/exception.cpp:75: [xbt_exception/CRITICAL] Current backtrace:" >&2
+for i in 0 1 2 3 4 5 6 7 8; do echo "  ->  $i# 0x00007F6B4C6DC12F in /usr/lib/libsimgrid.so.3.32" >&2; done
+echo "Aborted" >&2
+exit 134
+SH
+    chmod +x "$d/bin/smpirun"
+    PATH="$d/bin:$PATH" $PACT sim --nodes 1 --ppn 4 --algs ring --sizes 8 --patterns no_delay -q -o "$d/out" \
+        2>"$d/err"
+    local st=$?
+    cat "$d/err"
+    [ $st -eq 1 ] && [ "$(wc -l <"$d/err")" -eq 1 ] &&
+        grep -qF "smpirun failed: Failed to allocate 8 GiB (log: $d/out/run/s0/smpirun-b0.log)" "$d/err"
+}
+check "smpirun failure: the cause and the log, not the backtrace" smpirun_cause
+check "builder refusing knomial:radix=1: exit 2 before smpirun" refused "knomial builder refuses" sim \
+    --coll bcast --algs knomial:radix=1 --nodes 1 --ppn 4 --sizes 8 -o "$TMP/refused"
+user_xml() {
+    local d="$TMP/userxml"
+    $PACT platform export generic32x32 --nodes 2 --ppn 2 -o "$d" >/dev/null || return 1
+    head -c 300 "$d/platform.xml" >"$d/broken.xml"
+    printf 'node-0\nnode-7\n' >"$d/hosts"
+    refused "$d/broken.xml:4: platform: not well-formed" sim --platform "$d/broken.xml" --hostfile "$d/hostfile" \
+        -o "$TMP/refused" &&
+        refused "$d/hosts:2: hostfile: host 'node-7' is not in $d/platform.xml" sim --platform "$d/platform.xml" \
+            --hostfile "$d/hosts" -o "$TMP/refused"
+}
+check "user XML: malformed, or without a host of the hostfile: exit 2 naming the user's file" user_xml

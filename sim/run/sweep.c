@@ -190,6 +190,84 @@ static pact_export_opts export_opts(const pact_sweep *s)
                               .rails = s->rails >= 0 ? (pact_rails)s->rails : s->platform->rails};
 }
 
+/* ---- a user's SimGrid XML: its hosts, read before smpirun so a mistake is named against the user's file
+ * (smpirun would report pact's copy run/sK/platform.xml, after the backtrace) ---------------------------- */
+
+typedef struct {
+    GHashTable *hosts; /* names */
+    GPtrArray *order;  /* the first few, for messages */
+} xml_hosts;
+
+static void xml_add(xml_hosts *h, char *name)
+{
+    if (h->order->len < 4)
+        g_ptr_array_add(h->order, g_strdup(name));
+    g_hash_table_add(h->hosts, name);
+}
+
+/* <host id>, and <cluster>/<cabinet> prefix + each number of radical ("0-31,40") + suffix: the elements of
+ * SimGrid 3.32's platform format (4.1) that make hosts. */
+static void xml_start(GMarkupParseContext *ctx, const char *el, const char **names, const char **values,
+                      gpointer user, GError **err)
+{
+    (void)ctx;
+    (void)err;
+    xml_hosts *h = user;
+    const char *id = NULL, *prefix = "", *suffix = "", *radical = NULL;
+    for (int i = 0; names[i]; i++) {
+        if (!strcmp(names[i], "id"))
+            id = values[i];
+        else if (!strcmp(names[i], "prefix"))
+            prefix = values[i];
+        else if (!strcmp(names[i], "suffix"))
+            suffix = values[i];
+        else if (!strcmp(names[i], "radical"))
+            radical = values[i];
+    }
+    if (!strcmp(el, "host") && id) {
+        xml_add(h, g_strdup(id));
+    } else if ((!strcmp(el, "cluster") || !strcmp(el, "cabinet")) && radical) {
+        g_auto(GStrv) parts = g_strsplit(radical, ",", -1);
+        for (int i = 0; parts[i]; i++) {
+            long lo = 0, hi = 0;
+            char dash = 0;
+            int n = sscanf(parts[i], "%ld%c%ld", &lo, &dash, &hi);
+            if (n == 1)
+                hi = lo;
+            else if (n != 3 || dash != '-')
+                continue; /* SimGrid refuses it; it will say so */
+            for (long k = lo; k <= hi && k - lo < (1L << 20); k++)
+                xml_add(h, g_strdup_printf("%s%ld%s", prefix, k, suffix));
+        }
+    }
+}
+
+/* Reads the XML's host names; an error names the file and line. */
+static gboolean xml_read_hosts(const char *path, xml_hosts *h, GError **err)
+{
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, &len, &e)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform: %s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    GMarkupParser parser = {.start_element = xml_start};
+    GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, h, NULL);
+    gboolean ok = g_markup_parse_context_parse(ctx, text, (gssize)len, &e) &&
+                  g_markup_parse_context_end_parse(ctx, &e);
+    if (!ok) {
+        int line = 0;
+        g_markup_parse_context_get_position(ctx, &line, NULL);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: platform: not well-formed XML (%s)", path, line,
+                    e->message);
+        g_error_free(e);
+    }
+    g_markup_parse_context_free(ctx);
+    return ok;
+}
+
 /* A user's XML: the hostfile gives the ranks (one host per line); nodes = distinct hosts. */
 static gboolean read_user_hostfile(pact_sweep *s, GError **err)
 {
@@ -209,7 +287,26 @@ static gboolean read_user_hostfile(pact_sweep *s, GError **err)
         g_error_free(e);
         return FALSE;
     }
+    xml_hosts xh = {g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                    g_ptr_array_new_with_free_func(g_free)};
+    gboolean xml_ok = xml_read_hosts(s->user_xml, &xh, err);
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; xml_ok && lines[i]; i++) {
+        char *h = g_strstrip(lines[i]);
+        if (*h && *h != '#' && !strpbrk(h, " \t") && !g_hash_table_contains(xh.hosts, h)) {
+            g_ptr_array_add(xh.order, NULL);
+            g_autofree char *some = g_strjoinv(", ", (char **)xh.order->pdata);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "%s:%d: hostfile: host '%s' is not in %s (%u hosts: %s%s)", s->user_hostfile, i + 1, h,
+                        s->user_xml, g_hash_table_size(xh.hosts), some,
+                        g_hash_table_size(xh.hosts) > 4 ? ", ..." : "");
+            xml_ok = FALSE;
+        }
+    }
+    g_hash_table_destroy(xh.hosts);
+    g_ptr_array_unref(xh.order);
+    if (!xml_ok)
+        return FALSE;
     GHashTable *hosts = g_hash_table_new(g_str_hash, g_str_equal);
     GArray *node_of = g_array_new(FALSE, FALSE, sizeof(int));
     int procs = 0;
@@ -247,6 +344,39 @@ static gboolean read_user_hostfile(pact_sweep *s, GError **err)
     s->nodes = nodes;
     s->ppn = procs % nodes == 0 ? procs / nodes : 0; /* 0: uneven */
     return TRUE;
+}
+
+static void spec_args(const pact_sweep *s, const char *spec, guint64 bytes, pact_build_args *a);
+
+/* Parameter values a builder refuses (knomial:radix=1, a fanout past Open MPI's limit) would fail inside
+ * smpirun with "schedule builder failed": build the root's and the last rank's schedules here first. */
+static gboolean params_build(const pact_sweep *s, const char *spec, GError **err)
+{
+    gboolean ok = TRUE;
+    pact_sched sc;
+    pact_sched_init(&sc);
+    g_auto(GStrv) name = g_strsplit(spec, ":", 2);
+    const pact_alg *alg = pact_alg_find(s->coll, name[0]);
+    for (guint z = 0; ok && z < s->sizes->len; z++) {
+        guint64 bytes = g_array_index(s->sizes, guint64, z);
+        pact_build_args a;
+        spec_args(s, spec, bytes, &a);
+        if (pact_alg_applies(alg, &a, NULL) != PACT_OK)
+            continue; /* a restricted cell is a row, not an error */
+        int ranks[2] = {pact_coll_rooted(s->coll) ? s->root : 0, s->procs - 1};
+        for (int k = 0; ok && k < 2; k++) {
+            a.rank = ranks[k];
+            if (pact_build(alg, &a, &sc) == PACT_ERR_ARG) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "--algs %s: the %s builder refuses these parameter values (%d processes, %"
+                            G_GUINT64_FORMAT " bytes; pact list algorithms --coll %s)",
+                            spec, name[0], s->procs, bytes, pact_coll_name(s->coll));
+                ok = FALSE;
+            }
+        }
+    }
+    pact_sched_free(&sc);
+    return ok;
 }
 
 gboolean pact_sweep_validate(pact_sweep *s, GError **err)
@@ -314,6 +444,10 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
             return FALSE;
         }
     }
+    for (guint i = 0; i < s->algs->len; i++)
+        if (!smpi_name(s->algs->pdata[i]) && strchr(s->algs->pdata[i], ':') &&
+            !params_build(s, s->algs->pdata[i], err))
+            return FALSE;
     g_ptr_array_set_size(s->pattern_data, 0);
     for (guint i = 0; i < s->patterns->len; i++) {
         const char *pat = s->patterns->pdata[i], *path = pattern_path(pat);
@@ -617,11 +751,8 @@ static gboolean launch(batch_t *b, GError **err)
         return FALSE;
     }
     if (!g_spawn_check_wait_status(status, NULL)) {
-        /* The driver's own message is the most useful line; keep the last few. */
-        g_auto(GStrv) lines = g_strsplit(serr ? serr : "", "\n", -1);
-        guint nl = g_strv_length(lines), from = nl > 6 ? nl - 6 : 0;
-        g_autofree char *tail = g_strjoinv("\n  ", lines + from);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun failed:\n  %s", tail);
+        g_autofree char *cause = pact_smpirun_cause(log);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun failed: %s (log: %s)", cause, log_path);
         return FALSE;
     }
     return read_output(x, out_path, err);
