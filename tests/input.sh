@@ -114,3 +114,11 @@ user_xml() {
             --hostfile "$d/hosts" -o "$TMP/refused"
 }
 check "user XML: malformed, or without a host of the hostfile: exit 2 naming the user's file" user_xml
+
+# 6. smpi:NAME with a name SimGrid lacks failed only inside smpirun: refused up front with SimGrid's list.
+check "smpi:NAME unknown to SimGrid: exit 2 with the valid names" refused \
+    "SimGrid has no allreduce algorithm 'nosuch' (its allreduce algorithms: default, lr," sim --algs smpi:nosuch \
+    --nodes 1 --ppn 4 -o "$TMP/refused"
+check "smpi:NAME:bcast=NAME unknown to SimGrid: exit 2 with bcast's names" refused \
+    "SimGrid has no bcast algorithm 'flat' (its bcast algorithms:" sim \
+    --algs smpi:redbcast:reduce=ompi_basic_linear:bcast=flat --nodes 1 --ppn 4 -o "$TMP/refused"
