@@ -122,3 +122,7 @@ check "smpi:NAME unknown to SimGrid: exit 2 with the valid names" refused \
 check "smpi:NAME:bcast=NAME unknown to SimGrid: exit 2 with bcast's names" refused \
     "SimGrid has no bcast algorithm 'flat' (its bcast algorithms:" sim \
     --algs smpi:redbcast:reduce=ompi_basic_linear:bcast=flat --nodes 1 --ppn 4 -o "$TMP/refused"
+
+# 7. --sizes 16G blamed the datatype; the limit is MPI's int element count.
+check "sizes past INT_MAX elements: the message names the element count" refused \
+    "an MPI count is an int, at most 2147483647 elements" sim --sizes 16G --nodes 1 --ppn 4 -o "$TMP/refused"

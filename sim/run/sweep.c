@@ -506,10 +506,18 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
     }
     for (guint i = 0; i < s->sizes->len; i++) {
         guint64 b = g_array_index(s->sizes, guint64, i);
-        if (b % es != 0 || b / es > G_MAXINT) {
+        if (b % es != 0) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                         "--sizes: %" G_GUINT64_FORMAT " bytes is not a whole number of %s (%zu bytes each)",
                         b, s->dtype, es);
+            return FALSE;
+        }
+        if (b / es > G_MAXINT) { /* the limit is MPI's int count, not the datatype */
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "--sizes: %" G_GUINT64_FORMAT " bytes is %" G_GUINT64_FORMAT
+                        " elements of %s: an MPI count is an int, at most %d elements (%" G_GUINT64_FORMAT
+                        " bytes of %s)",
+                        b, b / es, s->dtype, G_MAXINT, (guint64)G_MAXINT * es, s->dtype);
             return FALSE;
         }
     }
