@@ -126,3 +126,9 @@ check "smpi:NAME:bcast=NAME unknown to SimGrid: exit 2 with bcast's names" refus
 # 7. --sizes 16G blamed the datatype; the limit is MPI's int element count.
 check "sizes past INT_MAX elements: the message names the element count" refused \
     "an MPI count is an int, at most 2147483647 elements" sim --sizes 16G --nodes 1 --ppn 4 -o "$TMP/refused"
+
+# 9. pattern gen node_delayed / two_level without a placement delayed one rank as if each were a node.
+for shape in node_delayed two_level; do
+    check "pattern gen $shape without --nodes/--ppn: exit 2" refused "--shape $shape: delays whole nodes" \
+        pattern gen --shape $shape -p 8 --skew 1 -o "$TMP/refused"
+done
