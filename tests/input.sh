@@ -132,3 +132,7 @@ for shape in node_delayed two_level; do
     check "pattern gen $shape without --nodes/--ppn: exit 2" refused "--shape $shape: delays whole nodes" \
         pattern gen --shape $shape -p 8 --skew 1 -o "$TMP/refused"
 done
+
+# 10. A parameter given twice in an algorithm spec was accepted (the last one won).
+check "algorithm parameter given twice: exit 2" refused "--algs chain:segsize=1K:segsize=2K: parameter segsize given twice" \
+    sim --coll reduce --algs chain:segsize=1K:segsize=2K --nodes 1 --ppn 4 -o "$TMP/refused"

@@ -208,6 +208,7 @@ static gboolean alg_spec_params(pact_coll coll, const char *spec, GString *param
                     pact_coll_name(coll), parts[0], pact_coll_name(coll));
         return FALSE;
     }
+    gboolean given[PACT_MAX_PARAMS] = {FALSE};
     for (int i = 1; parts[i]; i++) {
         char *eq = strchr(parts[i], '=');
         guint64 v = 0;
@@ -227,6 +228,12 @@ static gboolean alg_spec_params(pact_coll coll, const char *spec, GString *param
             g_string_free(names, TRUE);
             return FALSE;
         }
+        if (given[k]) { /* the last one would win, silently */
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--algs %s: parameter %s given twice", spec,
+                        parts[i]);
+            return FALSE;
+        }
+        given[k] = TRUE;
         if (params)
             g_string_append_printf(params, "%s%s=%" G_GUINT64_FORMAT, params->len ? "," : "", parts[i], v);
     }
