@@ -136,3 +136,18 @@ done
 # 10. A parameter given twice in an algorithm spec was accepted (the last one won).
 check "algorithm parameter given twice: exit 2" refused "--algs chain:segsize=1K:segsize=2K: parameter segsize given twice" \
     sim --coll reduce --algs chain:segsize=1K:segsize=2K --nodes 1 --ppn 4 -o "$TMP/refused"
+
+# 11. --skew-factor did not override an experiment file's skew (nor --skew its skew-factor): "give one".
+skew_flags_override() {
+    local d="$TMP/skewflag"
+    mkdir -p "$d"
+    printf 'nodes: 1\nppn: 4\nalgs: ring\nsizes: 8\nreps: 1\nengine: model\nskew: 1ms\n' >"$d/abs.yaml"
+    printf 'nodes: 1\nppn: 4\nalgs: ring\nsizes: 8\nreps: 1\nengine: model\nskew-factor: 2\nskew-mode: own_nodelay\n' \
+        >"$d/factor.yaml"
+    $PACT sim "$d/abs.yaml" --skew-factor 3 --no-figures -q -o "$d/a" >/dev/null &&
+        $PACT sim "$d/factor.yaml" --skew 5us --no-figures -q -o "$d/b" >/dev/null || return 1
+    grep last_delayed "$d/a/results.csv" "$d/b/results.csv"
+    grep -q ',last_delayed,mean_nodelay,3,' "$d/a/results.csv" &&
+        grep -q ',last_delayed,absolute,,4.99999999999999[0-9]*e-06,' "$d/b/results.csv"
+}
+check "--skew-factor overrides a file's skew, --skew a file's skew-factor" skew_flags_override

@@ -135,6 +135,18 @@ void pact_exp_set_flag(GHashTable *f, const char *name, const char *value)
     }
     pact_exp_set(f, name, v->str, NULL);
     g_string_free(v, TRUE);
+    /* skew (absolute) and skew-factor (with skew-mode) are one setting: a flag for either replaces the file's
+     * other one, as flags override the file (both as flags is still an error). */
+    const char *other[] = {NULL, NULL};
+    if (!strcmp(name, "skew"))
+        other[0] = "skew-factor", other[1] = "skew-mode";
+    else if (!strcmp(name, "skew-factor") || !strcmp(name, "skew-mode"))
+        other[0] = "skew";
+    for (int i = 0; i < 2 && other[i]; i++) {
+        fval *o = g_hash_table_lookup(f, other[i]);
+        if (o && o->origin)
+            g_hash_table_remove(f, other[i]);
+    }
 }
 
 gboolean pact_exp_read(GHashTable *f, const char *path, GError **err)
