@@ -36,6 +36,9 @@ const char *pact_coll_name(pact_coll c);
 int pact_coll_from_name(const char *name);
 /* 1 when the collective takes a root. */
 int pact_coll_rooted(pact_coll c);
+/* 1 when a count (pact sim's --sizes, a cost's m) is one block of a buffer of P blocks (alltoall,
+ * allgather), 0 when it is a process's whole buffer; from pact_coll_buf_counts, the one place that knows. */
+int pact_coll_m_per_block(pact_coll c);
 
 /* ---- schedule IR ----------------------------------------------------------------------------- */
 
@@ -197,7 +200,8 @@ typedef struct {
     const char *smpi_params; /* pact parameters that reproduce SimGrid's hard-coded ones ("segsize=1K"),
                               * used when comparing with `smpi`; NULL: the defaults */
     const char *source;      /* provenance: the library function or paper section it follows */
-    const char *cost;        /* Hockney cost, m = bytes per process */
+    const char *cost;        /* Hockney cost, m = count x element size: bytes per process, or per block where a
+                              * buffer holds P counts (alltoall, allgather: pact_coll_m_per_block) */
     pact_param_desc params[PACT_MAX_PARAMS];
 } pact_alg;
 

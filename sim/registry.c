@@ -108,6 +108,13 @@ void pact_coll_buf_counts(pact_coll c, int rank, int size, int root, size_t coun
     }
 }
 
+int pact_coll_m_per_block(pact_coll c)
+{
+    size_t send = 0, recv = 0;
+    pact_coll_buf_counts(c, 0, 2, 0, 1, &send, &recv);
+    return send == 2 || recv == 2;
+}
+
 int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s)
 {
     if (args->size < 1 || args->rank < 0 || args->rank >= args->size || args->elem_size == 0 ||

@@ -151,3 +151,12 @@ skew_flags_override() {
         grep -q ',last_delayed,absolute,,4.99999999999999[0-9]*e-06,' "$d/b/results.csv"
 }
 check "--skew-factor overrides a file's skew, --skew a file's skew-factor" skew_flags_override
+
+# 12. pact list algorithms says what m is per collective (the alltoall costs counted it per process).
+list_says_m() {
+    $PACT list algorithms --format csv >"$TMP/algs-m.csv" || return 1
+    grep -q '^alltoall,pairwise,.*,bytes per block$' "$TMP/algs-m.csv" &&
+        grep -q '^allreduce,ring,.*,bytes per process$' "$TMP/algs-m.csv" &&
+        $PACT list algorithms --coll alltoall | head -1 | grep -qF "m = bytes per block"
+}
+check "pact list algorithms: m per block for alltoall, per process for allreduce" list_says_m

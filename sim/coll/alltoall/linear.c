@@ -7,7 +7,7 @@
  *          once.  Open MPI posts the sends in the reverse order so that messages tend to arrive in the order
  *          in which their receives were posted.
  * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
- * Cost:     (P-1)*alpha + (P-1)/P*beta*m, with m = P*count*elem_size; all messages in flight together.
+ * Cost:     (P-1)*(alpha + beta*m), m = count*elem_size (one block); all messages in flight together.
  */
 #include "pact_sim.h"
 
