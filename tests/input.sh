@@ -160,3 +160,16 @@ list_says_m() {
         $PACT list algorithms --coll alltoall | head -1 | grep -qF "m = bytes per block"
 }
 check "pact list algorithms: m per block for alltoall, per process for allreduce" list_says_m
+
+# 13. tests/integration.sh named a script that does not exist (run-integration, for run-all.sh
+# --integration-only): every script the tests, scripts, Makefile and READMEs name exists (as given, or in
+# tests/ or scripts/).
+scripts_exist() {
+    local n missing=0
+    for n in $(grep -ohE '[A-Za-z0-9_./-]+\.sh\b' tests/*.sh tests/*.c scripts/*.sh Makefile README.md \
+        results/README.md models/README.md 2>/dev/null | sort -u); do
+        [ -e "$n" ] || [ -e "tests/${n##*/}" ] || [ -e "scripts/${n##*/}" ] || { echo "missing: $n"; missing=1; }
+    done
+    [ $missing -eq 0 ]
+}
+check "every script the tests and docs name exists" scripts_exist
