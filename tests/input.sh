@@ -173,3 +173,18 @@ scripts_exist() {
     [ $missing -eq 0 ]
 }
 check "every script the tests and docs name exists" scripts_exist
+
+# 14. (e) The summary named the winner but not by how much (runner-up and margin: tests/report.sh), nor the
+# seconds a skew factor came to: the summary and pact sim's stderr give them per size.
+skew_seconds() {
+    local d="$TMP/skewsec"
+    $PACT sim --engine model --nodes 2 --ppn 4 --algs ring,recursive_doubling --sizes 8,64K --reps 1 --no-figures \
+        -o "$d" 2>"$d.err" >/dev/null || return 1
+    cat "$d.err"
+    local want
+    want=$(awk -F, '$8 == "last_delayed" && $7 == 65536 { printf "%.4g", $11 * 1e6; exit }' "$d/results.csv")
+    grep -Eq "^pact sim: generic32x32 allreduce 2 x 4: skew mean_nodelay x 1.5: 8 B [0-9.]+ us, 65536 B $want us$" \
+        "$d.err" && grep -q "^skew in us per size: 8 B [0-9.]*, 65536 B [0-9.]*$" "$d/summary.txt" &&
+        grep -q "runner-up *margin$" "$d/summary.txt"
+}
+check "pact sim: the skew in seconds per size on stderr and in the summary, runner-up and margin" skew_seconds
