@@ -57,8 +57,9 @@ static int list_algorithms(const char *coll, const char *format)
     if (csv)
         puts("collective,algorithm,ompi_id,mpich,smpi,smpi_params,restrictions,parameters,cost,source,m");
     else if (want >= 0)
-        printf("%-10s %-20s %5s %-20s %-8s %-12s cost (m = bytes per %s)\n", "collective", "algorithm", "ompi",
-               "mpich", "smpi", "restrictions", blocks->len ? "block: sent to each process" : "process");
+        printf("%-10s %-20s %5s %-20s %-8s %-12s cost (m = bytes per %s)\n", "collective", "algorithm",
+               "ompi", "mpich", "smpi", "restrictions",
+               blocks->len ? "block: sent to each process" : "process");
     else
         printf("%-10s %-20s %5s %-20s %-8s %-12s cost (m = bytes per process; per block for %s)\n",
                "collective", "algorithm", "ompi", "mpich", "smpi", "restrictions", blocks->str);

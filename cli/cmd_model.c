@@ -250,9 +250,10 @@ static int fit_cmd(const char *path, const char *out)
         const pact_model_fit_alg *a = &g_array_index(f.algs, pact_model_fit_alg, i);
         if (a->alpha == 0 || a->beta == 0)
             printf("note: %s %s: %s held at 0 (the unconstrained fit makes it negative)\n",
-                   pact_coll_name(a->coll), a->alg, a->alpha == 0 && a->beta == 0 ? "alpha and beta"
-                                                    : a->alpha == 0                ? "alpha"
-                                                                                   : "beta");
+                   pact_coll_name(a->coll), a->alg,
+                   a->alpha == 0 && a->beta == 0 ? "alpha and beta"
+                   : a->alpha == 0               ? "alpha"
+                                                 : "beta");
     }
     /* The worst points, by relative residual. */
     guint n = res->len, *order = g_new(guint, n + 1);

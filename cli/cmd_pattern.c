@@ -77,7 +77,8 @@ static int cmd_gen(opts_t *o)
     /* Without a placement every rank would be a node of its own: node_delayed would delay one rank. */
     if (!node_of && pact_pattern_uses_nodes(o->shape)) {
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "--shape %s: delays whole nodes; give --nodes N and/or --ppn K (N x K = %d)", o->shape, o->p);
+                    "--shape %s: delays whole nodes; give --nodes N and/or --ppn K (N x K = %d)", o->shape,
+                    o->p);
         return pact_cli_fail(err);
     }
     pact_pattern_opts po = {.skew = s, .seed = (guint64)o->seed, .node_of = node_of, .intra = intra};

@@ -200,8 +200,8 @@ typedef struct {
     const char *smpi_params; /* pact parameters that reproduce SimGrid's hard-coded ones ("segsize=1K"),
                               * used when comparing with `smpi`; NULL: the defaults */
     const char *source;      /* provenance: the library function or paper section it follows */
-    const char *cost;        /* Hockney cost, m = count x element size: bytes per process, or per block where a
-                              * buffer holds P counts (alltoall, allgather: pact_coll_m_per_block) */
+    const char *cost;        /* Hockney cost, m = count x element size: bytes per process, or per block
+                              * (alltoall, allgather: pact_coll_m_per_block) */
     pact_param_desc params[PACT_MAX_PARAMS];
 } pact_alg;
 

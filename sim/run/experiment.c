@@ -379,10 +379,11 @@ gboolean pact_exp_same(const char *old, const char *now, const char *outdir, GEr
     while (g_hash_table_iter_next(&it, &path, &hex)) {
         const char *was = g_hash_table_lookup(od, path); /* none: a folder from before the digests */
         if (was && strcmp(was, hex)) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "%s: changed since the run in %s began (sha256 %.12s..., now %.12s...); its rows would "
-                        "mix both: restore the file or choose another folder",
-                        (char *)path, outdir, was, (char *)hex);
+            g_set_error(
+                err, PACT_ERROR, PACT_ERROR_INPUT,
+                "%s: changed since the run in %s began (sha256 %.12s..., now %.12s...); its rows would "
+                "mix both: restore the file or choose another folder",
+                (char *)path, outdir, was, (char *)hex);
             return FALSE;
         }
     }

@@ -566,7 +566,8 @@ static void summary_head(GString *o, const study_t *s)
             double k = 0;
             for (guint p = 0; p < s->np; p++)
                 k = fmax(k, s->skew[(gsize)z * s->np + p]);
-            g_string_append_printf(o, "%s %" G_GUINT64_FORMAT " B %.3f", z ? "," : "", size_at(s, z), k * 1e6);
+            g_string_append_printf(o, "%s %" G_GUINT64_FORMAT " B %.3f", z ? "," : "", size_at(s, z),
+                                   k * 1e6);
         }
         g_string_append_c(o, '\n');
     }

@@ -146,12 +146,14 @@ static char **smpi_valid_names(const char *coll)
     if (g_hash_table_lookup_extended(cache, coll, NULL, (gpointer *)&names))
         goto out;
     if ((dir = g_dir_make_tmp("pact-smpi-names-XXXXXX", NULL))) {
-        g_autofree char *xml = g_build_filename(dir, "p.xml", NULL), *hosts = g_build_filename(dir, "h", NULL);
+        g_autofree char *xml = g_build_filename(dir, "p.xml", NULL),
+                        *hosts = g_build_filename(dir, "h", NULL);
         g_autofree char *cfg = g_strdup_printf("--cfg=smpi/%s:help", coll);
         g_autofree char *sout = NULL, *serr = NULL;
-        const char *plat = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                           "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"h\" "
-                           "speed=\"1Gf\"/></zone></platform>\n";
+        const char *plat =
+            "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+            "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"h\" "
+            "speed=\"1Gf\"/></zone></platform>\n";
         char *argv[] = {"smpirun", "-np", "1", "-platform", xml, "-hostfile", hosts, cfg, "/bin/true", NULL};
         if (g_file_set_contents(xml, plat, -1, NULL) && g_file_set_contents(hosts, "h\n", -1, NULL) &&
             g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH, pact_child_setup, NULL, &sout, &serr, NULL,
@@ -188,8 +190,8 @@ static gboolean smpi_names_ok(pact_coll coll, const char *alg, GError **err)
         if (valid && !g_strv_contains((const char *const *)valid, name)) {
             g_autofree char *list = g_strjoinv(", ", valid);
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--algs %s: SimGrid has no %s algorithm '%s' (its %s algorithms: %s)", alg, c, name, c,
-                        list);
+                        "--algs %s: SimGrid has no %s algorithm '%s' (its %s algorithms: %s)", alg, c, name,
+                        c, list);
             return FALSE;
         }
     }
@@ -329,13 +331,13 @@ static gboolean xml_read_hosts(const char *path, xml_hosts *h, GError **err)
     }
     GMarkupParser parser = {.start_element = xml_start};
     GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, h, NULL);
-    gboolean ok = g_markup_parse_context_parse(ctx, text, (gssize)len, &e) &&
-                  g_markup_parse_context_end_parse(ctx, &e);
+    gboolean ok =
+        g_markup_parse_context_parse(ctx, text, (gssize)len, &e) && g_markup_parse_context_end_parse(ctx, &e);
     if (!ok) {
         int line = 0;
         g_markup_parse_context_get_position(ctx, &line, NULL);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: platform: not well-formed XML (%s)", path, line,
-                    e->message);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: platform: not well-formed XML (%s)", path,
+                    line, e->message);
         g_error_free(e);
     }
     g_markup_parse_context_free(ctx);
@@ -371,8 +373,8 @@ static gboolean read_user_hostfile(pact_sweep *s, GError **err)
             g_ptr_array_add(xh.order, NULL);
             g_autofree char *some = g_strjoinv(", ", (char **)xh.order->pdata);
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "%s:%d: hostfile: host '%s' is not in %s (%u hosts: %s%s)", s->user_hostfile, i + 1, h,
-                        s->user_xml, g_hash_table_size(xh.hosts), some,
+                        "%s:%d: hostfile: host '%s' is not in %s (%u hosts: %s%s)", s->user_hostfile, i + 1,
+                        h, s->user_xml, g_hash_table_size(xh.hosts), some,
                         g_hash_table_size(xh.hosts) > 4 ? ", ..." : "");
             xml_ok = FALSE;
         }
@@ -442,8 +444,8 @@ static gboolean params_build(const pact_sweep *s, const char *spec, GError **err
             a.rank = ranks[k];
             if (pact_build(alg, &a, &sc) == PACT_ERR_ARG) {
                 g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "--algs %s: the %s builder refuses these parameter values (%d processes, %"
-                            G_GUINT64_FORMAT " bytes; pact list algorithms --coll %s)",
+                            "--algs %s: the %s builder refuses these parameter values (%d processes, "
+                            "%" G_GUINT64_FORMAT " bytes; pact list algorithms --coll %s)",
                             spec, name[0], s->procs, bytes, pact_coll_name(s->coll));
                 ok = FALSE;
             }
@@ -1549,7 +1551,8 @@ static void print_skews(ctx_t *x)
         double k = -1;
         for (guint i = 0; i < x->cells->len; i++) {
             cell_t *c = x->cells->pdata[i];
-            if (c->size == z && !s->pattern_data->pdata[c->pat] && strcmp(s->patterns->pdata[c->pat], "no_delay"))
+            if (c->size == z && !s->pattern_data->pdata[c->pat] &&
+                strcmp(s->patterns->pdata[c->pat], "no_delay"))
                 k = fmax(k, c->skew_s); /* generated shapes; a file's span is its own */
         }
         if (k >= 0)
