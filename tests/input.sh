@@ -98,9 +98,15 @@ SH
     local st=$?
     cat "$d/err"
     [ $st -eq 1 ] && [ "$(wc -l <"$d/err")" -eq 1 ] &&
-        grep -qF "smpirun failed: Failed to allocate 8 GiB (log: $d/out/run/s0/smpirun-b0.log)" "$d/err"
+        grep -qF "smpirun failed: Failed to allocate 8 GiB (log: $d/out/run/s0/smpirun-b0.log)" "$d/err" || return 1
+    PATH="$d/bin:$PATH" $PACT sim --engine replay --nodes 1 --ppn 4 --algs ring --sizes 8 --patterns no_delay -q \
+        -o "$d/replay" 2>"$d/err"
+    st=$?
+    cat "$d/err"
+    [ $st -eq 1 ] && [ "$(wc -l <"$d/err")" -eq 1 ] &&
+        grep -qF "smpirun -replay failed: Failed to allocate 8 GiB (log: $d/replay/run/s0/" "$d/err"
 }
-check "smpirun failure: the cause and the log, not the backtrace" smpirun_cause
+check "smpirun failure (smpi, replay): the cause and the log, not the backtrace" smpirun_cause
 check "builder refusing knomial:radix=1: exit 2 before smpirun" refused "knomial builder refuses" sim \
     --coll bcast --algs knomial:radix=1 --nodes 1 --ppn 4 --sizes 8 -o "$TMP/refused"
 user_xml() {
