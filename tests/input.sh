@@ -64,6 +64,20 @@ changed_inputs() {
         [ "$(wc -l <"$TEST_LOG_DIR/badf.err")" -eq 1 ]
 }
 check "resume refuses a changed platform YAML or pattern file (sha256 in experiment.yaml)" changed_inputs
+# ... and pact merge refuses shards run on other contents than the files have now.
+changed_shard() {
+    local d="$TMP/digest-shards"
+    mkdir -p "$d"
+    printf '0\n1e-5\n0\n2e-5\n' >"$d/pat.txt"
+    local args=(--engine model --nodes 4 --ppn 1 --algs ring,recursive_doubling --sizes 8,1K
+        --patterns "file:$d/pat.txt" --no-figures -q)
+    $PACT sim "${args[@]}" --shard 1/2 -o "$d/s1" >/dev/null || return 1
+    printf '0\n1e-5\n0\n3e-5\n' >"$d/pat.txt"
+    $PACT sim "${args[@]}" --shard 2/2 -o "$d/s2" >/dev/null || return 1
+    bad_file "$d/pat.txt: changed since the run in $d/s1 began" $PACT merge -o "$d/merged" "$d/s1" "$d/s2" &&
+        [ ! -e "$d/merged" ]
+}
+check "merge refuses shards run on another content of a pattern file" changed_shard
 
 # 4. Two runs without -o in the same second shared results/sim-<timestamp>: each gets its own folder.
 default_folders() {

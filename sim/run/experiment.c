@@ -361,12 +361,13 @@ static char *split_digests(const char *text, GHashTable *digests)
     return g_string_free(rest, FALSE);
 }
 
-gboolean pact_exp_same(const char *old, const char *now, const char *outdir, GError **err)
+gboolean pact_exp_same(const char *old, const char *now, const char *outdir, gboolean files_only,
+                       GError **err)
 {
     g_autoptr(GHashTable) od = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr(GHashTable) nd = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     g_autofree char *o = split_digests(old, od), *n = split_digests(now, nd);
-    if (strcmp(o, n)) {
+    if (!files_only && strcmp(o, n)) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                     "-o %s: holds another experiment (its experiment.yaml differs from this one); choose "
                     "another folder, or give the same settings to resume it",

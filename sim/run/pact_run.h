@@ -93,8 +93,10 @@ gboolean pact_exp_read(GHashTable *fields, const char *path, GError **err);
 char *pact_exp_dump(GHashTable *fields, gboolean with_shard);
 
 /* Whether experiment.yaml's text `old` (an output folder's) and `now` are the same experiment, on the same
- * files: an error naming the folder, or the file whose SHA-256 changed. */
-gboolean pact_exp_same(const char *old, const char *now, const char *outdir, GError **err);
+ * files (with `files_only`, only the files: a shard's folder against the merged experiment): an error
+ * naming the folder, or the file whose SHA-256 changed. */
+gboolean pact_exp_same(const char *old, const char *now, const char *outdir, gboolean files_only,
+                       GError **err);
 
 void pact_experiment_init(pact_experiment *e);
 void pact_experiment_clear(pact_experiment *e);

@@ -1613,7 +1613,7 @@ static gboolean prepare_out(pact_experiment *e, const char *out, gboolean *resum
         }
         g_autofree char *old = NULL;
         if (g_file_get_contents(exp, &old, NULL, NULL)) {
-            if (!pact_exp_same(old, e->text, e->outdir, err))
+            if (!pact_exp_same(old, e->text, e->outdir, FALSE, err))
                 return FALSE;
             *resume = TRUE;
         } else {
@@ -1766,6 +1766,11 @@ gboolean pact_experiment_merge(const char *outdir, char **dirs, gboolean figures
     g_hash_table_remove(fields, "shard");
     if (!pact_experiment_build(fields, &e, err))
         goto done;
+    for (int i = 0; dirs[i]; i++) { /* a shard run on other contents of a platform or pattern file */
+        g_autofree char *exp = g_build_filename(dirs[i], "experiment.yaml", NULL), *raw = NULL;
+        if (g_file_get_contents(exp, &raw, NULL, NULL) && !pact_exp_same(raw, e.text, dirs[i], TRUE, err))
+            goto done;
+    }
     g_free(e.outdir);
     e.outdir = g_strdup(outdir);
     studies = make_studies(&e, NULL, err);
