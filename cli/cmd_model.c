@@ -255,6 +255,14 @@ static int fit_cmd(const char *path, const char *out)
                    : a->alpha == 0               ? "alpha"
                                                  : "beta");
     }
+    gboolean any_c = FALSE; /* gamma is fitted only when some point reduces bytes */
+    for (guint i = 0; i < pts->len; i++) {
+        const pact_model_point *p = &g_array_index(pts, pact_model_point, i);
+        pact_model_terms t;
+        any_c |= pact_model_terms_of(p->alg, p->P, p->m, &t, NULL) && t.c != 0;
+    }
+    if (any_c && f.gamma == 0)
+        printf("note: gamma held at 0 (the unconstrained fit makes it negative)\n");
     /* The worst points, by relative residual. */
     guint n = res->len, *order = g_new(guint, n + 1);
     for (guint i = 0; i < n; i++)

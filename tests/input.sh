@@ -44,6 +44,15 @@ fit_non_negative() {
         --params "$d/negative.yaml"
 }
 check "model fit: non-negative parameters; predict --params refuses a negative one" fit_non_negative
+# cedar 2,4,8 x 8 gave gamma -2e-10 (here, model engine: -3.2e-8): held at 0, and said so.
+fit_gamma() {
+    local d="$TMP/fitgamma"
+    $PACT sim --engine model --platform cedar --nodes 2,4,8 --ppn 8 --sizes 8,1K,64K,1M --patterns no_delay \
+        --reps 1 --no-figures -q -o "$d" >/dev/null || return 1
+    $PACT model fit "$d/results.csv" | tee "$d/fit.out" || return 1
+    grep -q '^gamma 0 s/B$' "$d/fit.out" && grep -q '^note: gamma held at 0' "$d/fit.out"
+}
+check "model fit: cedar's negative gamma held at 0 and noted" fit_gamma
 
 # 3. A resumed sweep whose platform YAML or pattern file changed mixed rows of both: experiment.yaml keeps
 # their SHA-256 and the resume is refused, naming the file; unchanged files resume as before.
