@@ -49,11 +49,21 @@ static int list_algorithms(const char *coll, const char *format)
         fprintf(stderr, "pact: --format %s: expected table or csv\n", format);
         return 2;
     }
+    /* What m is differs by collective (--sizes too): per process, or per block for alltoall and allgather. */
+    GString *blocks = g_string_new(NULL);
+    for (int c = 0; c < PACT_NCOLL; c++)
+        if ((want < 0 || c == want) && pact_coll_m_per_block((pact_coll)c))
+            g_string_append_printf(blocks, "%s%s", blocks->len ? ", " : "", pact_coll_name((pact_coll)c));
     if (csv)
-        puts("collective,algorithm,ompi_id,mpich,smpi,smpi_params,restrictions,parameters,cost,source");
+        puts("collective,algorithm,ompi_id,mpich,smpi,smpi_params,restrictions,parameters,cost,source,m");
+    else if (want >= 0)
+        printf("%-10s %-20s %5s %-20s %-8s %-12s cost (m = bytes per %s)\n", "collective", "algorithm",
+               "ompi", "mpich", "smpi", "restrictions",
+               blocks->len ? "block: sent to each process" : "process");
     else
-        printf("%-10s %-20s %5s %-20s %-8s %-12s %s\n", "collective", "algorithm", "ompi", "mpich", "smpi",
-               "restrictions", "cost (m = bytes per process)");
+        printf("%-10s %-20s %5s %-20s %-8s %-12s cost (m = bytes per process; per block for %s)\n",
+               "collective", "algorithm", "ompi", "mpich", "smpi", "restrictions", blocks->str);
+    g_string_free(blocks, TRUE);
     for (size_t i = 0; i < pact_alg_count(); i++) {
         const pact_alg *a = pact_alg_at(i);
         if (want >= 0 && (int)a->coll != want)
@@ -74,7 +84,8 @@ static int list_algorithms(const char *coll, const char *format)
             csv_field(r, 0);
             csv_field(params, 0);
             csv_field(a->cost, 0);
-            csv_field(a->source, 1);
+            csv_field(a->source, 0);
+            csv_field(pact_coll_m_per_block(a->coll) ? "bytes per block" : "bytes per process", 1);
         } else {
             printf("%-10s %-20s %5s %-20s %-8s %-12s %s\n", pact_coll_name(a->coll), a->name,
                    a->ompi_id ? id : "-", a->mpich ? a->mpich : "-", a->smpi ? a->smpi : "-", r, a->cost);

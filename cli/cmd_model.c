@@ -234,7 +234,8 @@ static int fit_cmd(const char *path, const char *out)
         goto out;
     }
     printf("# pact model fit: %u measurements (no_delay, status ok) from %s\n", pts->len, path);
-    printf("# T = a(P)*alpha_a + b(P,m)*beta_a + c(P,m)*gamma, least squares on relative residuals\n");
+    printf("# T = a(P)*alpha_a + b(P,m)*beta_a + c(P,m)*gamma, non-negative least squares on relative "
+           "residuals\n");
     printf("gamma %.6g s/B\n", f.gamma);
     printf("%-10s %-24s %12s %12s %9s %6s\n", "collective", "algorithm", "alpha_s", "beta_s_per_B", "R2",
            "points");
@@ -243,6 +244,25 @@ static int fit_cmd(const char *path, const char *out)
         printf("%-10s %-24s %12.5g %12.5g %9.6f %6d\n", pact_coll_name(a->coll), a->alg, a->alpha, a->beta,
                a->r2, a->points);
     }
+    /* A parameter at its bound 0 is one the data would rather have negative: say so, since it is a sign of
+     * a model that does not fit the algorithm (or of too few shapes of (P, m)). */
+    for (guint i = 0; i < f.algs->len; i++) {
+        const pact_model_fit_alg *a = &g_array_index(f.algs, pact_model_fit_alg, i);
+        if (a->alpha == 0 || a->beta == 0)
+            printf("note: %s %s: %s held at 0 (the unconstrained fit makes it negative)\n",
+                   pact_coll_name(a->coll), a->alg,
+                   a->alpha == 0 && a->beta == 0 ? "alpha and beta"
+                   : a->alpha == 0               ? "alpha"
+                                                 : "beta");
+    }
+    gboolean any_c = FALSE; /* gamma is fitted only when some point reduces bytes */
+    for (guint i = 0; i < pts->len; i++) {
+        const pact_model_point *p = &g_array_index(pts, pact_model_point, i);
+        pact_model_terms t;
+        any_c |= pact_model_terms_of(p->alg, p->P, p->m, &t, NULL) && t.c != 0;
+    }
+    if (any_c && f.gamma == 0)
+        printf("note: gamma held at 0 (the unconstrained fit makes it negative)\n");
     /* The worst points, by relative residual. */
     guint n = res->len, *order = g_new(guint, n + 1);
     for (guint i = 0; i < n; i++)

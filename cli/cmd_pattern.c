@@ -61,7 +61,7 @@ static int cmd_gen(opts_t *o)
         fprintf(stderr, "pact pattern gen: --shape, -p (>= 1) and --skew are required\n");
         return 2;
     }
-    if (!pact_parse_seconds(o->skew, "--skew", &s, &err))
+    if (!pact_parse_seconds(o->skew, "--skew", &s, &err) || !pact_skew_check(s, FALSE, "--skew", &err))
         return pact_cli_fail(err);
     if (o->intra) {
         char *end;
@@ -74,6 +74,13 @@ static int cmd_gen(opts_t *o)
     g_autofree int *node_of = node_map(o, o->p, &err);
     if (err)
         return pact_cli_fail(err);
+    /* Without a placement every rank would be a node of its own: node_delayed would delay one rank. */
+    if (!node_of && pact_pattern_uses_nodes(o->shape)) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "--shape %s: delays whole nodes; give --nodes N and/or --ppn K (N x K = %d)", o->shape,
+                    o->p);
+        return pact_cli_fail(err);
+    }
     pact_pattern_opts po = {.skew = s, .seed = (guint64)o->seed, .node_of = node_of, .intra = intra};
     g_autofree double *d = g_new0(double, (gsize)o->p);
     if (!pact_pattern_gen(o->shape, o->p, &po, d, &err))

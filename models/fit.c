@@ -116,7 +116,7 @@ static gboolean bad(GError **err, const char *file, const yaml_node_t *n, const 
     return FALSE;
 }
 
-/* A finite number >= 0 from a scalar node. */
+/* A finite number from a scalar node (the callers check the sign). */
 static gboolean yaml_num(const char *file, const yaml_node_t *n, const char *field, double *out, GError **err)
 {
     if (n->type != YAML_SCALAR_NODE)
@@ -160,6 +160,8 @@ static gboolean read_alg(const char *file, yaml_document_t *d, yaml_node_t *n, p
                    !strcmp(key, "points")) {
             if (!yaml_num(file, v, key, &x, err))
                 return FALSE;
+            if (x < 0 && strcmp(key, "r2")) /* costs: a negative one predicts nothing (R^2 may be < 0) */
+                return bad(err, file, v, key, "negative; expected a number >= 0");
             if (!strcmp(key, "alpha")) {
                 a.alpha = x;
                 have |= 4;
@@ -221,6 +223,10 @@ gboolean pact_model_fit_read(const char *path, pact_model_fit *f, GError **err)
         if (!strcmp(key, "gamma")) {
             if (!yaml_num(path, v, "gamma", &f->gamma, err))
                 goto out;
+            if (f->gamma < 0) {
+                bad(err, path, v, "gamma", "negative; expected a number >= 0");
+                goto out;
+            }
             have |= 1;
         } else if (!strcmp(key, "algorithms")) {
             if (v->type != YAML_SEQUENCE_NODE) {
@@ -333,6 +339,71 @@ static gboolean solve(double *A, double *y, int n)
     return TRUE;
 }
 
+/* Non-negative least squares on the normal equations A x = y (A = X'X, y = X'b, n x n, A positive definite):
+ * Lawson and Hanson's active set (Solving Least Squares Problems, 1974, ch. 23) on the gradient y - A x.
+ * Times are sums of non-negative costs, and an unconstrained fit can trade a negative beta against a larger
+ * gamma for a good R^2 (cedar 2,4,8 x 8 gave gamma -2e-10): parameters that predict nothing.  The variables
+ * are column-scaled to order 1, so absolute tolerances do.  On return x holds the solution. */
+static gboolean nnls(const double *A, const double *y, int n, double *x)
+{
+    gboolean *on = g_new0(gboolean, n), ok = FALSE; /* on: the passive set, free to move */
+    double *M = g_new(double, (size_t)n * n + 1), *z = g_new(double, n + 1), *w = g_new(double, n + 1);
+    int *idx = g_new(int, n + 1);
+    const double tol = 1e-12;
+    for (int j = 0; j < n; j++)
+        x[j] = 0;
+    for (int outer = 0; outer < 3 * n + 3; outer++) {
+        int jmax = -1;
+        for (int j = 0; j < n; j++) {
+            w[j] = y[j];
+            for (int k = 0; k < n; k++)
+                w[j] -= A[j * n + k] * x[k];
+            if (!on[j] && w[j] > tol && (jmax < 0 || w[j] > w[jmax]))
+                jmax = j;
+        }
+        if (jmax < 0) {
+            ok = TRUE; /* Kuhn-Tucker: no bound variable would lower the residual by moving up */
+            break;
+        }
+        on[jmax] = TRUE;
+        for (int inner = 0; inner < 3 * n + 3; inner++) {
+            int np = 0;
+            for (int j = 0; j < n; j++)
+                if (on[j])
+                    idx[np++] = j;
+            for (int u = 0; u < np; u++) {
+                z[u] = y[idx[u]];
+                for (int v = 0; v < np; v++)
+                    M[u * np + v] = A[idx[u] * n + idx[v]];
+            }
+            if (!solve(M, z, np))
+                goto out;
+            double step = 1;
+            for (int u = 0; u < np; u++)
+                if (z[u] <= 0) {
+                    double xj = x[idx[u]];
+                    step = fmin(step, xj / (xj - z[u]));
+                }
+            for (int u = 0; u < np; u++)
+                x[idx[u]] += step * (z[u] - x[idx[u]]);
+            if (step >= 1)
+                break;
+            for (int u = 0; u < np; u++) /* the variables the step stopped at 0 are bound again */
+                if (x[idx[u]] <= tol) {
+                    x[idx[u]] = 0;
+                    on[idx[u]] = FALSE;
+                }
+        }
+    }
+out:
+    g_free(on);
+    g_free(M);
+    g_free(z);
+    g_free(w);
+    g_free(idx);
+    return ok;
+}
+
 gboolean pact_model_fit_points(const GArray *pts, pact_model_fit *f, GArray *resid, GError **err)
 {
     if (!f->algs)
@@ -356,6 +427,7 @@ gboolean pact_model_fit_points(const GArray *pts, pact_model_fit *f, GArray *res
     int na = (int)algs->len, n = 2 * na + (any_c ? 1 : 0);
     /* Column scales keep the normal equations well conditioned (alpha ~ 1e-6, beta ~ 1e-10). */
     double *scale = g_new0(double, n + 1), *A = g_new0(double, (size_t)n *n + 1), *y = g_new0(double, n + 1);
+    double *A0 = g_new0(double, (size_t)n * n + 1), *y0 = g_new0(double, n + 1);
     gboolean ok = FALSE;
     if (pts->len == 0) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
@@ -386,10 +458,20 @@ gboolean pact_model_fit_points(const GArray *pts, pact_model_fit *f, GArray *res
                 A[idx[u] * n + idx[v]] += row[u] * row[v];
         }
     }
+    memcpy(A0, A, sizeof(double) * (size_t)n * n);
+    memcpy(y0, y, sizeof(double) * (size_t)n);
     if (!solve(A, y, n)) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                     "fit: the parameters are not determined by these measurements (each algorithm needs at "
                     "least two (P, m) points with different shapes)");
+        goto out;
+    }
+    gboolean neg = FALSE;
+    for (int j = 0; j < n; j++)
+        neg |= y[j] < 0;
+    if (neg && !nnls(A0, y0, n, y)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "fit: the non-negative least-squares fit did not converge on these measurements");
         goto out;
     }
     f->gamma = any_c ? y[n - 1] / scale[n - 1] : 0;
@@ -430,6 +512,8 @@ out:
     g_free(scale);
     g_free(A);
     g_free(y);
+    g_free(A0);
+    g_free(y0);
     g_free(ai);
     g_free(tm);
     g_ptr_array_free(algs, TRUE);

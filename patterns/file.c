@@ -73,6 +73,9 @@ static GArray *parse_pattern(const char *path, char *text, int p, GError **err)
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: delay %s is negative", path, i + 1, s);
             goto fail;
         }
+        g_autofree char *where = g_strdup_printf("%s:%d: delay", path, i + 1);
+        if (!pact_skew_check(v, FALSE, where, err))
+            goto fail;
         if (p > 0 && (int)d->len == p) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                         "%s:%d: more than %d delays for %d processes (one per rank)", path, i + 1, p, p);
@@ -295,6 +298,15 @@ GArray *pact_pattern_load(const char *path, int p, pact_trace *trace, GError **e
     GArray *d = g_array_sized_new(FALSE, FALSE, sizeof(double), (guint)t.ranks);
     g_array_set_size(d, (guint)t.ranks);
     pact_trace_to_pattern(&t, (double *)d->data);
+    double hi = 0;
+    for (int r = 0; r < t.ranks; r++)
+        hi = fmax(hi, g_array_index(d, double, r));
+    g_autofree char *where = g_strdup_printf("%s: mean delay after the first arrival", path);
+    if (!pact_skew_check(hi, FALSE, where, err)) {
+        pact_trace_free(&t);
+        g_array_unref(d);
+        return NULL;
+    }
     if (trace)
         *trace = t;
     else

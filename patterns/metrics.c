@@ -4,6 +4,21 @@
 
 #include <math.h>
 
+#include "pact_host.h"
+
+gboolean pact_skew_check(double v, gboolean factor, const char *what, GError **err)
+{
+    double cap = factor ? PACT_SKEW_FACTOR_MAX : PACT_SKEW_MAX_S;
+    if (v <= cap)
+        return TRUE;
+    const char *unit = factor ? "" : " s";
+    g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                "%s %g%s: at most %g%s, or d^ is lost next to the skew in the simulated clock's double "
+                "precision",
+                what, v, unit, cap, unit);
+    return FALSE;
+}
+
 pact_imbalance pact_imbalance_of(const double *a, int p)
 {
     pact_imbalance m = {0, 0};

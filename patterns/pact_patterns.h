@@ -64,6 +64,20 @@ void pact_trace_to_pattern(const pact_trace *t, double *d);
  * receives the trace (calls = 0 for a pattern file; pact_trace_free it). */
 GArray *pact_pattern_load(const char *path, int p, pact_trace *trace, GError **err);
 
+/* ---- limits ---------------------------------------------------------------------------------------- */
+
+/* d^ is the difference of two clock readings taken after the last arrival, when the simulated clock (a
+ * double, in seconds) stands at about the skew s: each reading is rounded to s x DBL_EPSILON (2.2e-16 s per
+ * second of skew), so d^ needs s x DBL_EPSILON << d^.  A skew of 1e30 s makes every d^ exactly 0.
+ * PACT_SKEW_MAX_S caps a delay in seconds (a skew, a pattern file's line): at 1000 s a reading is exact to
+ * 2.2e-13 s, 1e-6 of a 0.22 us d^, below any link's latency.  PACT_SKEW_FACTOR_MAX caps a skew given as a
+ * factor of a time T (no-delay d^ or one message): d^ ~ T keeps 1e6 x DBL_EPSILON = 2.2e-10 relative. */
+#define PACT_SKEW_MAX_S 1e3
+#define PACT_SKEW_FACTOR_MAX 1e6
+
+/* FALSE with "WHAT VALUE: ..." when a delay in seconds (factor: a skew factor) exceeds its cap above. */
+gboolean pact_skew_check(double v, gboolean factor, const char *what, GError **err);
+
 /* ---- metrics --------------------------------------------------------------------------------------- */
 
 /* Alizadeh et al. (seed 000) 2.2: worst-case imbalance time max(a) - min(a) and average-case imbalance time

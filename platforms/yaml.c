@@ -110,6 +110,11 @@ static gboolean parse_number(ctx *c, int line, const field *f, const char *text,
         return fail(c, line, f->path, err, "'%s' is not a number", text);
     while (*end == ' ')
         end++;
+    /* "bandwidth: 10" read as 10 B/s (and "latency: 2" as 2 s) is a silent factor of 1e9: units are required
+     * where there are units. */
+    if (!*end && units && f->type != F_SPEED)
+        return fail(c, line, f->path, err, "'%s': needs a unit%s", text,
+                    f->type == F_BW ? " (Gbps, GBps, MBps, Bps ...)" : " (s, ms, us, ns)");
     if (*end) {
         const unit *u = units;
         for (; u && u->suffix; u++)

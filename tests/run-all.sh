@@ -19,5 +19,6 @@ if [ "$mode" != --unit-only ]; then
     source tests/integration/sim.sh
     source tests/integration/report.sh
     source tests/integration/replay.sh
+    source tests/integration/input.sh
 fi
 finish

@@ -46,6 +46,11 @@ const char *pact_coll_list(void)
     return list;
 }
 
+int pact_coll_m_per_block(pact_coll c)
+{
+    return (unsigned)c < PACT_NCOLL && traits[c].size_per == PACT_PER_BLOCK;
+}
+
 int pact_coll_rank_inplace(pact_coll c, int rank, int root, int inplace)
 {
     pact_inplace r = traits[c].inplace;

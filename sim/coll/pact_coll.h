@@ -47,6 +47,9 @@ int pact_coll_rank_inplace(pact_coll c, int rank, int root, int inplace);
 size_t pact_coll_inplace_offset(pact_coll c, int rank, int size, size_t count);
 /* "allreduce, reduce, bcast, ..." (static). */
 const char *pact_coll_list(void);
+/* 1 when a count (pact sim's --sizes, a cost's m) is one block of a buffer of P blocks (alltoall,
+ * allgather), 0 when it is a process's whole buffer (the traits' size_per). */
+int pact_coll_m_per_block(pact_coll c);
 
 /* ---- algorithms -------------------------------------------------------------------------------- */
 
@@ -133,7 +136,8 @@ typedef struct {
     const char *smpi_params; /* pact parameters that reproduce SimGrid's hard-coded ones ("segsize=1K"),
                               * used when comparing with `smpi`; NULL: the defaults */
     const char *source;      /* provenance: the library function or paper section it follows */
-    const char *cost;        /* Hockney cost, m = a size as pact counts it (per process, or per block) */
+    const char *cost;        /* Hockney cost, m = count x element size: bytes per process, or per block
+                              * (alltoall, allgather: pact_coll_m_per_block) */
     pact_cost_fn terms;      /* the same cost as terms (models/closed.c evaluates it) */
     const pact_param_desc *params; /* ends with {NULL}; NULL: none */
 } pact_alg;

@@ -65,7 +65,7 @@ int pact_params_parse(const pact_alg *a, const char *text, char sep, long *value
             return PACT_ERR_ARG;
         }
         if ((size_t)k < sizeof seen && seen[k]++) {
-            snprintf(why, whylen, "%s: parameter %s given twice", a->name, a->params[k].name);
+            snprintf(why, whylen, "parameter %s given twice", a->params[k].name);
             return PACT_ERR_ARG;
         }
         values[k] = (long)v;

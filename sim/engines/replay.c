@@ -380,10 +380,10 @@ gboolean pact_replay_run(const char *dir, const char *platform_xml, const char *
         }
     }
     if (!g_spawn_check_wait_status(status, NULL) || isnan(clock)) {
-        guint nl = g_strv_length(lines), from = nl > 6 ? nl - 6 : 0;
-        g_autofree char *tail = g_strjoinv("\n  ", lines + from);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun -replay %s (log: %s):\n  %s",
-                    isnan(clock) ? "printed no simulated time" : "failed", log_path, tail);
+        g_autofree char *cause = pact_smpirun_cause(serr); /* not the backtrace's tail */
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun -replay %s: %s (log: %s)",
+                    g_spawn_check_wait_status(status, NULL) ? "printed no simulated time" : "failed", cause,
+                    log_path);
         goto out;
     }
     *last = clock - dmax;

@@ -144,3 +144,48 @@ void pact_rm_rf(const char *path)
         g_unlink(path);
     }
 }
+
+/* SimGrid prints "[time] ./src/file.cpp:48: [category/CRITICAL] message" and then a backtrace of "  ->"
+ * lines ending in "Aborted"; a builder's refusal comes as "pact-bench: ...".  What a user needs is the first
+ * message, so rank the lines: the driver's own, then SimGrid's errors, then well-known causes. */
+char *pact_smpirun_cause(const char *output)
+{
+    static const char *const known[] = {"Failed to allocate", "not found", "Assertion", "error", "Error"};
+    g_auto(GStrv) lines = g_strsplit(output ? output : "", "\n", -1);
+    const char *best = NULL, *last = NULL;
+    int rank = 4;
+    for (int i = 0; lines[i]; i++) {
+        const char *l = g_strstrip(lines[i]);
+        if (!*l || g_str_has_prefix(l, "->") || strstr(l, "backtrace") || !strcmp(l, "Aborted") ||
+            g_str_has_prefix(l, "Execution failed") || g_str_has_prefix(l, "$ "))
+            continue;
+        int r = 3;
+        if (g_str_has_prefix(l, "pact-bench"))
+            r = 0;
+        else if (strstr(l, "/CRITICAL]") || strstr(l, "/ERROR]"))
+            r = 1;
+        else
+            for (guint k = 0; k < G_N_ELEMENTS(known); k++)
+                if (strstr(l, known[k]))
+                    r = 2;
+        if (r < rank) {
+            best = l;
+            rank = r;
+        }
+        if (!strstr(l, "/WARNING]"))
+            last = l;
+    }
+    if (!best)
+        best = last ? last : "no message";
+    /* "[0.000000] ./src/xbt/exception.cpp:48: [xbt_exception/CRITICAL] Uncaught exception ...: Host..."
+     * -> the message after the category */
+    const char *cat = rank == 1 ? strstr(best, "/CRITICAL] ") : NULL;
+    if (rank == 1 && !cat)
+        cat = strstr(best, "/ERROR] ");
+    if (cat)
+        best = strchr(cat, ']') + 2;
+    const char *unc = strstr(best, "Uncaught exception ");
+    if (unc && strstr(unc, ": "))
+        best = strstr(unc, ": ") + 2;
+    return g_strdup(best);
+}

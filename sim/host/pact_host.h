@@ -41,4 +41,9 @@ void pact_rm_rf(const char *path);
 /* A g_spawn child setup function: the child gets SIGTERM when the thread that spawned it dies. */
 void pact_child_setup(gpointer unused);
 
+/* The line of a failed smpirun's output that says why (the bench driver's message, SimGrid's CRITICAL or
+ * ERROR message without its location prefix, "Failed to allocate", ...), never the backtrace that follows;
+ * the last plain line when none matches.  Free with g_free. */
+char *pact_smpirun_cause(const char *output);
+
 #endif

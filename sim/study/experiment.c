@@ -135,6 +135,18 @@ void pact_exp_set_flag(GHashTable *f, const char *name, const char *value)
     }
     pact_exp_set(f, name, v->str, NULL);
     g_string_free(v, TRUE);
+    /* skew (absolute) and skew-factor (with skew-mode) are one setting: a flag for either replaces the file's
+     * other one, as flags override the file (both as flags is still an error). */
+    const char *other[] = {NULL, NULL};
+    if (!strcmp(name, "skew"))
+        other[0] = "skew-factor", other[1] = "skew-mode";
+    else if (!strcmp(name, "skew-factor") || !strcmp(name, "skew-mode"))
+        other[0] = "skew";
+    for (int i = 0; i < 2 && other[i]; i++) {
+        fval *o = g_hash_table_lookup(f, other[i]);
+        if (o && o->origin)
+            g_hash_table_remove(f, other[i]);
+    }
 }
 
 gboolean pact_exp_read(GHashTable *f, const char *path, GError **err)
@@ -281,6 +293,104 @@ char *pact_exp_dump(GHashTable *f, gboolean with_shard)
     return g_string_free(o, FALSE);
 }
 
+/* ---- the files an experiment reads ------------------------------------------------------------------ */
+
+/* experiment.yaml names its files by path only: a platform YAML or a pattern file edited between a run and
+ * its resume would mix rows of both.  The SHA-256 of each follows the fields as comments (the YAML reader
+ * skips them, so merge reads the file as before), one "# sha256 HEX PATH" per file. */
+#define DIGEST_TAG "# sha256 "
+
+static gboolean add_digest(GString *o, GHashTable *seen, const char *path, GError **err)
+{
+    if (g_hash_table_contains(seen, path))
+        return TRUE;
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, &len, &e)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    g_autofree char *hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+    g_string_append_printf(o, DIGEST_TAG "%s %s\n", hex, path);
+    g_hash_table_add(seen, g_strdup(path));
+    return TRUE;
+}
+
+/* The digest lines of every file the fields name: platform files, the hostfile, file:PATH patterns. */
+static gboolean add_digests(GHashTable *f, GString *o, GError **err)
+{
+    g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    const char *names[] = {"platform", "hostfile", "patterns"};
+    for (guint n = 0; n < G_N_ELEMENTS(names); n++) {
+        const char *v = get(f, names[n]);
+        if (!v)
+            continue;
+        g_auto(GStrv) items = g_strsplit(v, ",", -1);
+        for (int i = 0; items[i]; i++) {
+            const char *it = g_strstrip(items[i]), *path = NULL;
+            if (n == 2)
+                path = g_str_has_prefix(it, "file:") ? it + 5 : NULL;
+            else if (n == 1 || g_str_has_suffix(it, ".xml") || g_str_has_suffix(it, ".yaml") ||
+                     g_str_has_suffix(it, ".yml"))
+                path = it;
+            if (path && !add_digest(o, seen, path, err))
+                return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* The text without its digest lines, and the digests by path. */
+static char *split_digests(const char *text, GHashTable *digests)
+{
+    GString *rest = g_string_new(NULL);
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+        if (g_str_has_prefix(lines[i], DIGEST_TAG)) {
+            const char *hex = lines[i] + strlen(DIGEST_TAG), *sp = strchr(hex, ' ');
+            if (sp)
+                g_hash_table_replace(digests, g_strdup(sp + 1), g_strndup(hex, (gsize)(sp - hex)));
+            continue;
+        }
+        g_string_append(rest, lines[i]);
+        if (lines[i + 1])
+            g_string_append_c(rest, '\n');
+    }
+    return g_string_free(rest, FALSE);
+}
+
+gboolean pact_exp_same(const char *old, const char *now, const char *outdir, gboolean files_only,
+                       GError **err)
+{
+    g_autoptr(GHashTable) od = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_autoptr(GHashTable) nd = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    g_autofree char *o = split_digests(old, od), *n = split_digests(now, nd);
+    if (!files_only && strcmp(o, n)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "-o %s: holds another experiment (its experiment.yaml differs from this one); choose "
+                    "another folder, or give the same settings to resume it",
+                    outdir);
+        return FALSE;
+    }
+    GHashTableIter it;
+    gpointer path, hex;
+    g_hash_table_iter_init(&it, nd);
+    while (g_hash_table_iter_next(&it, &path, &hex)) {
+        const char *was = g_hash_table_lookup(od, path); /* none: a folder from before the digests */
+        if (was && strcmp(was, hex)) {
+            g_set_error(
+                err, PACT_ERROR, PACT_ERROR_INPUT,
+                "%s: changed since the run in %s began (sha256 %.12s..., now %.12s...); its rows would "
+                "mix both: restore the file or choose another folder",
+                (char *)path, outdir, was, (char *)hex);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 /* ---- building the studies ------------------------------------------------------------------------------ */
 
 /* Re-labels an error about "--NAME" with the file and line the field came from. */
@@ -404,7 +514,7 @@ static gboolean common(GHashTable *f, pact_sweep *s, GError **err)
     if (skew) {
         s->skew_mode = PACT_SKEW_ABSOLUTE;
         w = what(f, "skew");
-        if (!pact_parse_seconds(skew, w, &s->skew, err))
+        if (!pact_parse_seconds(skew, w, &s->skew, err) || !pact_skew_check(s->skew, FALSE, w, err))
             return FALSE;
         g_clear_pointer(&w, g_free);
     } else {
@@ -422,6 +532,12 @@ static gboolean common(GHashTable *f, pact_sweep *s, GError **err)
             w = what(f, "skew-factor");
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: expected a number >= 0", w, factor);
             return FALSE;
+        }
+        if (factor) {
+            w = what(f, "skew-factor");
+            if (!pact_skew_check(s->skew, TRUE, w, err))
+                return FALSE;
+            g_clear_pointer(&w, g_free);
         }
     }
     if ((v = get(f, "engine"))) {
@@ -616,12 +732,20 @@ gboolean pact_experiment_build(GHashTable *f, pact_experiment *e, GError **err)
             }
         }
     e->text = pact_exp_dump(f, TRUE);
+    GString *t = g_string_new(e->text);
+    if (!add_digests(f, t, &e2)) {
+        g_string_free(t, TRUE);
+        goto fail;
+    }
+    g_free(e->text);
+    e->text = g_string_free(t, FALSE);
     if ((v = get(f, "output"))) {
         e->outdir = g_strdup(v);
     } else {
         g_autoptr(GDateTime) now = g_date_time_new_now_local();
         g_autofree char *stamp = g_date_time_format(now, "%Y%m%d-%H%M%S");
         e->outdir = g_strdup_printf("results/sim-%s", stamp);
+        e->outdir_default = TRUE;
     }
     return TRUE;
 fail:

@@ -71,7 +71,8 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err);
 typedef struct {
     GPtrArray *studies; /* pact_sweep *, validated */
     char *outdir;
-    char *text; /* the canonical experiment.yaml */
+    gboolean outdir_default; /* no -o: outdir is results/sim-<timestamp>, made unique when the run starts */
+    char *text;              /* the canonical experiment.yaml */
     int jobs;
     int shard_k, shard_n; /* this run does shard K of N; 0: all */
     pact_batch batch;
@@ -90,6 +91,12 @@ void pact_exp_set_flag(GHashTable *fields, const char *name, const char *value);
 gboolean pact_exp_read(GHashTable *fields, const char *path, GError **err);
 /* The canonical experiment.yaml (without jobs and output; with the shard field only if `with_shard`). */
 char *pact_exp_dump(GHashTable *fields, gboolean with_shard);
+
+/* Whether experiment.yaml's text `old` (an output folder's) and `now` are the same experiment, on the same
+ * files (with `files_only`, only the files: a shard's folder against the merged experiment): an error
+ * naming the folder, or the file whose SHA-256 changed. */
+gboolean pact_exp_same(const char *old, const char *now, const char *outdir, gboolean files_only,
+                       GError **err);
 
 void pact_experiment_init(pact_experiment *e);
 void pact_experiment_clear(pact_experiment *e);

@@ -130,6 +130,75 @@ static gboolean smpi_spec_ok(const char *spec)
     return TRUE;
 }
 
+/* SimGrid's algorithm names of a collective, as the installed SimGrid gives them: smpirun with
+ * --cfg=smpi/COLL:help aborts at once with "Valid algorithms: a, b, c." (0.2 s).  Asking it, rather than a
+ * table of 3.32's names here, keeps the check right for the SimGrid that will run the cells.  NULL when
+ * smpirun cannot say (not installed, another message): the check is skipped and a run reports SimGrid's
+ * own line.  Cached per collective for the process. */
+static char **smpi_valid_names(const char *coll)
+{
+    static GMutex lock;
+    static GHashTable *cache;
+    g_mutex_lock(&lock);
+    if (!cache)
+        cache = g_hash_table_new(g_str_hash, g_str_equal);
+    char **names = NULL;
+    g_autofree char *dir = NULL;
+    if (g_hash_table_lookup_extended(cache, coll, NULL, (gpointer *)&names))
+        goto out;
+    if ((dir = g_dir_make_tmp("pact-smpi-names-XXXXXX", NULL))) {
+        g_autofree char *xml = g_build_filename(dir, "p.xml", NULL),
+                        *hosts = g_build_filename(dir, "h", NULL);
+        g_autofree char *cfg = g_strdup_printf("--cfg=smpi/%s:help", coll);
+        g_autofree char *sout = NULL, *serr = NULL;
+        const char *plat =
+            "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+            "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"h\" "
+            "speed=\"1Gf\"/></zone></platform>\n";
+        char *argv[] = {"smpirun", "-np", "1", "-platform", xml, "-hostfile", hosts, cfg, "/bin/true", NULL};
+        if (g_file_set_contents(xml, plat, -1, NULL) && g_file_set_contents(hosts, "h\n", -1, NULL) &&
+            g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH, pact_child_setup, NULL, &sout, &serr, NULL,
+                         NULL)) {
+            const char *v = serr ? strstr(serr, "Valid algorithms: ") : NULL;
+            if (v) {
+                v += strlen("Valid algorithms: ");
+                g_autofree char *list = g_strndup(v, strcspn(v, ".\n"));
+                names = g_strsplit(list, ", ", -1);
+            }
+        }
+        pact_rm_rf(dir);
+    }
+    g_hash_table_insert(cache, g_strdup(coll), names);
+out:
+    g_mutex_unlock(&lock);
+    return names;
+}
+
+/* smpi:NAME[:collective=NAME...]: every NAME one SimGrid has for its collective (exit 2 with the list). */
+static gboolean smpi_names_ok(pact_coll coll, const char *alg, GError **err)
+{
+    g_auto(GStrv) parts = g_strsplit(alg + strlen("smpi:"), ":", -1);
+    for (int i = 0; parts[i]; i++) {
+        const char *c = pact_coll_name(coll), *name = parts[i];
+        g_autofree char *cc = NULL;
+        if (i > 0) {
+            char *eq = strchr(parts[i], '=');
+            cc = g_strndup(parts[i], (gsize)(eq - parts[i]));
+            c = cc;
+            name = eq + 1;
+        }
+        char **valid = smpi_valid_names(c);
+        if (valid && !g_strv_contains((const char *const *)valid, name)) {
+            g_autofree char *list = g_strjoinv(", ", valid);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "--algs %s: SimGrid has no %s algorithm '%s' (its %s algorithms: %s)", alg, c, name,
+                        c, list);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 /* An algorithm spec NAME[:param=value...] (the one parser, sim/coll/spec.c).  Checks it and, when `params` is
  * given, writes the parameters that differ from the defaults as the plan file's "param=value,..." (or "-"). */
 static gboolean alg_spec_params(pact_coll coll, const char *spec, GString *params, GError **err)
@@ -171,6 +240,84 @@ static pact_export_opts export_opts(const pact_sweep *s)
                               .rails = s->rails >= 0 ? (pact_rails)s->rails : s->platform->rails};
 }
 
+/* ---- a user's SimGrid XML: its hosts, read before smpirun so a mistake is named against the user's file
+ * (smpirun would report pact's copy run/sK/platform.xml, after the backtrace) ---------------------------- */
+
+typedef struct {
+    GHashTable *hosts; /* names */
+    GPtrArray *order;  /* the first few, for messages */
+} xml_hosts;
+
+static void xml_add(xml_hosts *h, char *name)
+{
+    if (h->order->len < 4)
+        g_ptr_array_add(h->order, g_strdup(name));
+    g_hash_table_add(h->hosts, name);
+}
+
+/* <host id>, and <cluster>/<cabinet> prefix + each number of radical ("0-31,40") + suffix: the elements of
+ * SimGrid 3.32's platform format (4.1) that make hosts. */
+static void xml_start(GMarkupParseContext *ctx, const char *el, const char **names, const char **values,
+                      gpointer user, GError **err)
+{
+    (void)ctx;
+    (void)err;
+    xml_hosts *h = user;
+    const char *id = NULL, *prefix = "", *suffix = "", *radical = NULL;
+    for (int i = 0; names[i]; i++) {
+        if (!strcmp(names[i], "id"))
+            id = values[i];
+        else if (!strcmp(names[i], "prefix"))
+            prefix = values[i];
+        else if (!strcmp(names[i], "suffix"))
+            suffix = values[i];
+        else if (!strcmp(names[i], "radical"))
+            radical = values[i];
+    }
+    if (!strcmp(el, "host") && id) {
+        xml_add(h, g_strdup(id));
+    } else if ((!strcmp(el, "cluster") || !strcmp(el, "cabinet")) && radical) {
+        g_auto(GStrv) parts = g_strsplit(radical, ",", -1);
+        for (int i = 0; parts[i]; i++) {
+            long lo = 0, hi = 0;
+            char dash = 0;
+            int n = sscanf(parts[i], "%ld%c%ld", &lo, &dash, &hi);
+            if (n == 1)
+                hi = lo;
+            else if (n != 3 || dash != '-')
+                continue; /* SimGrid refuses it; it will say so */
+            for (long k = lo; k <= hi && k - lo < (1L << 20); k++)
+                xml_add(h, g_strdup_printf("%s%ld%s", prefix, k, suffix));
+        }
+    }
+}
+
+/* Reads the XML's host names; an error names the file and line. */
+static gboolean xml_read_hosts(const char *path, xml_hosts *h, GError **err)
+{
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, &len, &e)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform: %s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    GMarkupParser parser = {.start_element = xml_start};
+    GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, h, NULL);
+    gboolean ok =
+        g_markup_parse_context_parse(ctx, text, (gssize)len, &e) && g_markup_parse_context_end_parse(ctx, &e);
+    if (!ok) {
+        int line = 0;
+        g_markup_parse_context_get_position(ctx, &line, NULL);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: platform: not well-formed XML (%s)", path,
+                    line, e->message);
+        g_error_free(e);
+    }
+    g_markup_parse_context_free(ctx);
+    return ok;
+}
+
 /* A user's XML: the hostfile gives the ranks (one host per line); nodes = distinct hosts. */
 static gboolean read_user_hostfile(pact_sweep *s, GError **err)
 {
@@ -190,7 +337,26 @@ static gboolean read_user_hostfile(pact_sweep *s, GError **err)
         g_error_free(e);
         return FALSE;
     }
+    xml_hosts xh = {g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                    g_ptr_array_new_with_free_func(g_free)};
+    gboolean xml_ok = xml_read_hosts(s->user_xml, &xh, err);
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; xml_ok && lines[i]; i++) {
+        char *h = g_strstrip(lines[i]);
+        if (*h && *h != '#' && !strpbrk(h, " \t") && !g_hash_table_contains(xh.hosts, h)) {
+            g_ptr_array_add(xh.order, NULL);
+            g_autofree char *some = g_strjoinv(", ", (char **)xh.order->pdata);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "%s:%d: hostfile: host '%s' is not in %s (%u hosts: %s%s)", s->user_hostfile, i + 1,
+                        h, s->user_xml, g_hash_table_size(xh.hosts), some,
+                        g_hash_table_size(xh.hosts) > 4 ? ", ..." : "");
+            xml_ok = FALSE;
+        }
+    }
+    g_hash_table_destroy(xh.hosts);
+    g_ptr_array_unref(xh.order);
+    if (!xml_ok)
+        return FALSE;
     GHashTable *hosts = g_hash_table_new(g_str_hash, g_str_equal);
     GArray *node_of = g_array_new(FALSE, FALSE, sizeof(int));
     int procs = 0;
@@ -228,6 +394,46 @@ static gboolean read_user_hostfile(pact_sweep *s, GError **err)
     s->nodes = nodes;
     s->ppn = procs % nodes == 0 ? procs / nodes : 0; /* 0: uneven */
     return TRUE;
+}
+
+/* Parameter values a builder refuses (knomial:radix=1, a fanout past Open MPI's limit) would fail inside
+ * smpirun with "schedule builder failed": build the root's and the last rank's schedules here first. */
+static gboolean params_build(const pact_sweep *s, const char *spec, GError **err)
+{
+    gboolean ok = TRUE;
+    pact_sched sc;
+    pact_sched_init(&sc);
+    const pact_alg *alg;
+    long *params = NULL;
+    char why[256];
+    if (pact_spec_parse(s->coll, spec, &alg, &params, why, sizeof why) != PACT_OK)
+        return TRUE; /* alg_spec_params says what is wrong */
+    for (guint z = 0; ok && z < s->sizes->len; z++) {
+        guint64 bytes = g_array_index(s->sizes, guint64, z);
+        pact_build_args a = {.coll = s->coll,
+                             .size = s->procs,
+                             .root = s->root,
+                             .commutative = 1,
+                             .elem_size = pact_dtype_size(s->dtype),
+                             .params = params};
+        a.count = (size_t)(bytes / a.elem_size);
+        if (pact_alg_applies(alg, &a, NULL) != PACT_OK)
+            continue; /* a restricted cell is a row, not an error */
+        int ranks[2] = {pact_coll_rooted(s->coll) ? s->root : 0, s->procs - 1};
+        for (int k = 0; ok && k < 2; k++) {
+            a.rank = ranks[k];
+            if (pact_build(alg, &a, &sc) == PACT_ERR_ARG) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "--algs %s: the %s builder refuses these parameter values (%d processes, "
+                            "%" G_GUINT64_FORMAT " bytes; pact list algorithms --coll %s)",
+                            spec, alg->name, s->procs, bytes, pact_coll_name(s->coll));
+                ok = FALSE;
+            }
+        }
+    }
+    pact_sched_free(&sc);
+    free(params);
+    return ok;
 }
 
 gboolean pact_sweep_validate(pact_sweep *s, GError **err)
@@ -277,6 +483,8 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
                             a);
                 return FALSE;
             }
+            if (!smpi_names_ok(s->coll, a, err))
+                return FALSE;
         } else if (!alg_spec_params(s->coll, a, NULL, err)) {
             return FALSE;
         }
@@ -288,13 +496,25 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
     }
     for (guint i = 0; i < s->sizes->len; i++) {
         guint64 b = g_array_index(s->sizes, guint64, i);
-        if (b % es != 0 || b / es > G_MAXINT) {
+        if (b % es != 0) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                         "--sizes: %" G_GUINT64_FORMAT " bytes is not a whole number of %s (%zu bytes each)",
                         b, s->dtype, es);
             return FALSE;
         }
+        if (b / es > G_MAXINT) { /* the limit is MPI's int count, not the datatype */
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "--sizes: %" G_GUINT64_FORMAT " bytes is %" G_GUINT64_FORMAT
+                        " elements of %s: an MPI count is an int, at most %d elements (%" G_GUINT64_FORMAT
+                        " bytes of %s)",
+                        b, b / es, s->dtype, G_MAXINT, (guint64)G_MAXINT * es, s->dtype);
+            return FALSE;
+        }
     }
+    for (guint i = 0; i < s->algs->len; i++)
+        if (!smpi_name(s->algs->pdata[i]) && strchr(s->algs->pdata[i], ':') &&
+            !params_build(s, s->algs->pdata[i], err))
+            return FALSE;
     g_ptr_array_set_size(s->pattern_data, 0);
     for (guint i = 0; i < s->patterns->len; i++) {
         const char *pat = s->patterns->pdata[i], *path = pattern_path(pat);
@@ -350,6 +570,10 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--skew/--skew-factor: must be a number >= 0");
         return FALSE;
     }
+    /* experiment.c checks the fields; this holds for every caller (pattern files: pact_pattern_load) */
+    if (!pact_skew_check(s->skew, s->skew_mode != PACT_SKEW_ABSOLUTE,
+                         s->skew_mode == PACT_SKEW_ABSOLUTE ? "--skew" : "--skew-factor", err))
+        return FALSE;
     if (s->reps < 1) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--reps %d: must be >= 1", s->reps);
         return FALSE;
@@ -598,11 +822,8 @@ static gboolean launch(batch_t *b, GError **err)
         return FALSE;
     }
     if (!g_spawn_check_wait_status(status, NULL)) {
-        /* The driver's own message is the most useful line; keep the last few. */
-        g_auto(GStrv) lines = g_strsplit(serr ? serr : "", "\n", -1);
-        guint nl = g_strv_length(lines), from = nl > 6 ? nl - 6 : 0;
-        g_autofree char *tail = g_strjoinv("\n  ", lines + from);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun failed:\n  %s", tail);
+        g_autofree char *cause = pact_smpirun_cause(log);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun failed: %s (log: %s)", cause, log_path);
         return FALSE;
     }
     return read_output(x, out_path, err);
@@ -1301,6 +1522,34 @@ static void phase2_skews(ctx_t *x)
     }
 }
 
+/* The seconds a study's skew came to, per size, on stderr: a factor of the mean no-delay d^ can be far from
+ * what a user expects (4.68 ms on cedar, 11x ring's own time), and this is where it is known. */
+static void print_skews(ctx_t *x)
+{
+    pact_sweep *s = x->s;
+    GString *o = g_string_new(NULL);
+    for (guint z = 0; z < s->sizes->len; z++) {
+        double k = -1;
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            if (c->size == z && !s->pattern_data->pdata[c->pat] &&
+                strcmp(s->patterns->pdata[c->pat], "no_delay"))
+                k = fmax(k, c->skew_s); /* generated shapes; a file's span is its own */
+        }
+        if (k >= 0)
+            g_string_append_printf(o, "%s %" G_GUINT64_FORMAT " B %.4g us", o->len ? "," : "",
+                                   g_array_index(s->sizes, guint64, z), k * 1e6);
+    }
+    if (o->len) {
+        g_autofree char *how = s->skew_mode == PACT_SKEW_ABSOLUTE
+                                   ? g_strdup("absolute")
+                                   : g_strdup_printf("%s x %g", pact_skew_mode_name(s->skew_mode), s->skew);
+        fprintf(stderr, "pact sim: %s %s %d x %d: skew %s%s:%s\n", platform_name(s), pact_coll_name(s->coll),
+                s->nodes, s->ppn, how, s->skew_mode == PACT_SKEW_OWN_NODELAY ? " (largest)" : "", o->str);
+    }
+    g_string_free(o, TRUE);
+}
+
 static gboolean write_patterns(GPtrArray *studies, GPtrArray *batches, int phase, GError **err)
 {
     for (guint i = 0; i < batches->len; i++) {
@@ -1345,13 +1594,8 @@ static gboolean prepare_out(pact_experiment *e, const char *out, gboolean *resum
         }
         g_autofree char *old = NULL;
         if (g_file_get_contents(exp, &old, NULL, NULL)) {
-            if (strcmp(old, e->text)) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "-o %s: holds another experiment (its experiment.yaml differs from this one); "
-                            "choose another folder, or give the same settings to resume it",
-                            e->outdir);
+            if (!pact_exp_same(old, e->text, e->outdir, FALSE, err))
                 return FALSE;
-            }
             *resume = TRUE;
         } else {
             GDir *d = g_dir_open(out, 0, NULL);
@@ -1371,12 +1615,39 @@ static gboolean prepare_out(pact_experiment *e, const char *out, gboolean *resum
     return *resume || g_file_set_contents(exp, e->text, -1, err);
 }
 
+/* The default folder results/sim-<timestamp> of a run without -o, created here: two runs started in the
+ * same second would otherwise share (and resume) one folder.  mkdir is atomic: the first run gets the name,
+ * the next one -2, -3 ... */
+static gboolean unique_outdir(pact_experiment *e, GError **err)
+{
+    g_autofree char *parent = g_path_get_dirname(e->outdir);
+    if (g_mkdir_with_parents(parent, 0755) != 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create %s: %s", parent, g_strerror(errno));
+        return FALSE;
+    }
+    for (int k = 1; k < 1000; k++) {
+        g_autofree char *name = k == 1 ? g_strdup(e->outdir) : g_strdup_printf("%s-%d", e->outdir, k);
+        if (g_mkdir(name, 0755) == 0) {
+            g_free(e->outdir);
+            e->outdir = g_steal_pointer(&name);
+            return TRUE;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot create a new folder %s[-N]: %s", e->outdir,
+                g_strerror(errno));
+    return FALSE;
+}
+
 gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
 {
     gboolean ok = FALSE, resume = FALSE;
     int fd = -1;
     GPtrArray *studies = NULL, *batches = NULL;
     GHashTable *index = NULL;
+    if (e->outdir_default && !unique_outdir(e, err))
+        return FALSE;
     g_autofree char *out = g_canonicalize_filename(e->outdir, NULL);
     g_autofree char *csv = g_build_filename(out, "results.csv", NULL);
     g_autofree char *kept = NULL;
@@ -1417,6 +1688,8 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
         ctx_t *x = studies->pdata[k];
         if (skew_from_nodelay(x->s->skew_mode))
             phase2_skews(x);
+        if (!e->quiet)
+            print_skews(x);
     }
     if (!write_patterns(studies, batches, 2, err) || !run_wave(e, batches, 2, fd, csv, &pr, err))
         goto done;
@@ -1474,6 +1747,11 @@ gboolean pact_experiment_merge(const char *outdir, char **dirs, gboolean figures
     g_hash_table_remove(fields, "shard");
     if (!pact_experiment_build(fields, &e, err))
         goto done;
+    for (int i = 0; dirs[i]; i++) { /* a shard run on other contents of a platform or pattern file */
+        g_autofree char *exp = g_build_filename(dirs[i], "experiment.yaml", NULL), *raw = NULL;
+        if (g_file_get_contents(exp, &raw, NULL, NULL) && !pact_exp_same(raw, e.text, dirs[i], TRUE, err))
+            goto done;
+    }
     g_free(e.outdir);
     e.outdir = g_strdup(outdir);
     studies = make_studies(&e, NULL, err);

@@ -1,4 +1,5 @@
-# tests/integration/integration.sh - sourced by run-all.sh and run-integration.sh (needs tests/integration/lib.sh).
+# tests/integration/integration.sh - sourced by tests/run-all.sh (make test; make integration runs the
+# integration files alone with --integration-only; needs tests/integration/lib.sh).
 # Integration tests: the executor against the MPI libraries' own collectives (SMPI, Open MPI, MPICH),
 # fidelity against SimGrid's built-ins, the bench driver's arrival times, and the pact command.
 PACT=build/bin/pact

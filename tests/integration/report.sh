@@ -33,14 +33,15 @@ report_small() {
     # reduce, 2 reps: sizes ascending and no_delay first although the CSV starts at 1024 B with last_delayed
     has "$r" '^== reduce on generic32x32: 2 nodes x 4 ppn = 8 ranks, engine model ==$' &&
         has "$r" '2 reps per cell; skew: mean_nodelay x 1.5$' &&
+        has "$r" '^skew in us per size: 8 B 16\.500, 1024 B 60\.000$' &&
         [ "$(grep -Em1 '^ +[0-9]+ +[a-z_]+ +[0-9.]+ +[a-z_]' <<<"$r" | awk '{ print $1, $2 }')" = "8 no_delay" ] ||
         return 1
-    # Fig. 4: bytes pattern skew_us best d^_us choice its_d^_us best/choice within5%
-    has "$r" '^ +8 +no_delay +0\.000 +binomial +10\.000 +binomial +10\.000 +1\.000 +1$' &&
-        has "$r" '^ +8 +last_delayed +16\.500 +in_order_binary +6\.000 +binomial +20\.000 +0\.300 +1$' &&
-        has "$r" '^ +8 +random +16\.500 +binomial +12\.000 +binomial +12\.000 +1\.000 +2$' &&
-        has "$r" '^ +1024 +no_delay +0\.000 +rabenseifner +30\.000 +rabenseifner +30\.000 +1\.000 +1$' &&
-        has "$r" '^ +1024 +last_delayed +60\.000 +in_order_binary +45\.000 +rabenseifner +90\.000 +0\.500 +1$' ||
+    # Fig. 4: bytes pattern skew_us best d^_us choice its_d^_us best/choice within5% runner-up margin
+    has "$r" '^ +8 +no_delay +0\.000 +binomial +10\.000 +binomial +10\.000 +1\.000 +1 +in_order_binary +\+20\.0%$' &&
+        has "$r" '^ +8 +last_delayed +16\.500 +in_order_binary +6\.000 +binomial +20\.000 +0\.300 +1 +binomial +\+233\.3%$' &&
+        has "$r" '^ +8 +random +16\.500 +binomial +12\.000 +binomial +12\.000 +1\.000 +2 +in_order_binary +\+0\.0%$' &&
+        has "$r" '^ +1024 +no_delay +0\.000 +rabenseifner +30\.000 +rabenseifner +30\.000 +1\.000 +1 +binomial +\+33\.3%$' &&
+        has "$r" '^ +1024 +last_delayed +60\.000 +in_order_binary +45\.000 +rabenseifner +90\.000 +0\.500 +1 +binomial +\+77\.8%$' ||
         return 1
     # Fig. 6 (sizes 8 then 1024): d^_k / d^_no_delay - 1 in %, * beyond +-25%
     has "$r" '^binomial +\+100\.0\* +\+20\.0$' && has "$r" '^in_order_binary +-50\.0\* +0\.0$' &&
@@ -56,11 +57,11 @@ report_small() {
     # allreduce: a late row (4 us) and a failed one do not count, a wrong one does; ring wins the near-tie
     # at 1024 B no_delay (rabenseifner 1e-11 faster) as it appears first
     has "$a" '^== allreduce on generic32x32: 1 node x 4 ppn = 4 ranks, engine model ==$' &&
-        has "$a" '1 rep per cell; skew: absolute$' &&
-        has "$a" '^ +8 +ascending +10\.000 +recursive_doubling +5\.000 +recursive_doubling +5\.000 +1\.000 +1$' &&
-        has "$a" '^ +8 +random +10\.000 +rabenseifner +4\.000 +recursive_doubling +5\.000 +0\.800 +1$' &&
-        has "$a" '^ +1024 +no_delay +0\.000 +ring +15\.000 +ring +15\.000 +1\.000 +2$' &&
-        has "$a" '^ +1024 +ascending +10\.000 +rabenseifner +18\.000 +ring +- +- +1$' &&
+        has "$a" '1 rep per cell; skew: absolute$' && has "$a" '^skew in us per size: 8 B 10\.000, 1024 B 10\.000$' &&
+        has "$a" '^ +8 +ascending +10\.000 +recursive_doubling +5\.000 +recursive_doubling +5\.000 +1\.000 +1 +rabenseifner +\+20\.0%$' &&
+        has "$a" '^ +8 +random +10\.000 +rabenseifner +4\.000 +recursive_doubling +5\.000 +0\.800 +1 +recursive_doubling +\+25\.0%$' &&
+        has "$a" '^ +1024 +no_delay +0\.000 +ring +15\.000 +ring +15\.000 +1\.000 +2 +rabenseifner +\+0\.0%$' &&
+        has "$a" '^ +1024 +ascending +10\.000 +rabenseifner +18\.000 +ring +- +- +1 +recursive_doubling +\+22\.2%$' &&
         has "$a" '^ring +- +-12\.5$' && has "$a" '^rabenseifner +0\.0 +-33\.3\*$' &&
         has "$a" '^ +1024 +1 +rabenseifner +1\.010 ' && has "$a" '^ +1024 +2 +recursive_doubling +1\.289 ' &&
         has "$a" '^ +1024 +- +ring +- +\(no result under ascending\)$' &&

@@ -102,6 +102,11 @@ static void test_bad_files(void)
     expect_bad("    bandwidth: 100Gbps", "    bandwidth: 100 furlongs",
                "bad.yaml:14: network.adapter.bandwidth: '100 furlongs': unknown unit");
     expect_bad("    latency: 1us", "    latency: 0us", "bad.yaml:15: network.adapter.latency: 0us is out of range");
+    /* A number without its unit was read as B/s or s (issue 16.8). */
+    expect_bad("    bandwidth: 100Gbps", "    bandwidth: 10",
+               "bad.yaml:14: network.adapter.bandwidth: '10': needs a unit (Gbps");
+    expect_bad("    latency: 1us", "    latency: 2",
+               "bad.yaml:15: network.adapter.latency: '2': needs a unit (s, ms");
     expect_bad("    latency: 1us\n", "", "bad.yaml:1: network.adapter.latency: missing");
     expect_bad("  topology: flat", "  topology: torus", "bad.yaml:11: network.topology: 'torus': expected flat");
     expect_bad("  adapters: 1", "  adapters: 1\n  blocking: 2", "bad.yaml:13: network.blocking: does not apply");

@@ -7,7 +7,7 @@
  *          once.  Open MPI posts the sends in the reverse order so that messages tend to arrive in the order
  *          in which their receives were posted.
  * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
- * Cost:     (P-1)*alpha + (P-1)/P*beta*m, with m = P*count*elem_size; all messages in flight together.
+ * Cost:     (P-1)*(alpha + beta*m), m = count*elem_size (one block); all messages in flight together.
  */
 #include "pact_coll.h"
 #include "cost.h"
@@ -44,6 +44,6 @@ const pact_alg pact_alg_alltoall_linear = {
     .mpich = "scattered",
     .smpi = "basic_linear",
     .source = "Open MPI ompi_coll_base_alltoall_intra_basic_linear (coll_base_alltoall.c)",
-    .cost = "(P-1)*alpha + (P-1)/P*beta*m, all messages in flight together",
+    .cost = "(P-1)*(alpha + beta*m), all messages in flight together",
     .terms = terms,
 };

@@ -10,7 +10,8 @@
  *          completed and send j when send j-K completed: the same window of K per kind, filled in order
  *          of posting instead of order of completion.
  * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
- * Cost:     (P-1)*alpha + (P-1)/P*beta*m with K >= P-1; about ceil((P-1)/K) rounds of K messages otherwise.
+ * Cost:     (P-1)*(alpha + beta*m), m = count*elem_size, with K >= P-1; about ceil((P-1)/K) rounds of K
+ *           messages otherwise.
  */
 #include "pact_coll.h"
 #include "cost.h"
@@ -76,7 +77,7 @@ const pact_alg pact_alg_alltoall_linear_sync = {
     .mpich = NULL,
     .smpi = NULL,
     .source = "Open MPI ompi_coll_base_alltoall_intra_linear_sync (coll_base_alltoall.c)",
-    .cost = "(P-1)*alpha + (P-1)/P*beta*m with K >= P-1; ceil((P-1)/K) rounds of K messages otherwise",
+    .cost = "(P-1)*(alpha + beta*m) with K >= P-1; ceil((P-1)/K) rounds of K messages otherwise",
     .terms = terms,
     .params = (const pact_param_desc[]){{"max_requests", 0, "receives and sends in flight per kind; 0: all (Open MPI's default)"}, {NULL, 0, NULL}},
 };

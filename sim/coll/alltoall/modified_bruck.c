@@ -13,7 +13,7 @@
  *          from block d on, contiguously; the copy back into TMP0 then scatters the runs.  A step with one
  *          run (d >= P/2) sends from and receives into the blocks themselves, exactly as Open MPI.
  * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
- * Cost:     ceil(log2 P)*(alpha + beta*m/2), m = P*count*elem_size (each step moves about half the blocks).
+ * Cost:     ceil(log2 P)*(alpha + beta*m*P/2), m = count*elem_size (each step moves about half the blocks).
  *
  *   P = 5, TMP0 blocks 0..4 after the rotation; blocks sent at each step:
  *     d = 1: 1 3        (two runs: packed)
@@ -113,6 +113,6 @@ const pact_alg pact_alg_alltoall_modified_bruck = {
     .mpich = "brucks",
     .smpi = "bruck",
     .source = "Open MPI ompi_coll_base_alltoall_intra_bruck (coll_base_alltoall.c)",
-    .cost = "ceil(log2 P)*(alpha + beta*m/2)",
+    .cost = "ceil(log2 P)*(alpha + beta*m*P/2)",
     .terms = terms,
 };

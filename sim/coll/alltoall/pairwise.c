@@ -7,7 +7,7 @@
  *          which Open MPI does last.  SimGrid's alltoall "ring" is this exchange (its "pair" pairs rank
  *          with rank^k instead).
  * Restrict: not in place (Open MPI runs mca_coll_base_alltoall_intra_basic_inplace then).
- * Cost:     (P-1)*(alpha + beta*m/P), m = P*count*elem_size.
+ * Cost:     (P-1)*(alpha + beta*m), m = count*elem_size.
  *
  *   P = 4, rank 1:  step 1 -> 2 / <- 0,  step 2 -> 3 / <- 3,  step 3 -> 0 / <- 2,  then copy block 1.
  */
@@ -55,6 +55,6 @@ const pact_alg pact_alg_alltoall_pairwise = {
     .mpich = "pairwise",
     .smpi = "ring",
     .source = "Open MPI ompi_coll_base_alltoall_intra_pairwise (coll_base_alltoall.c)",
-    .cost = "(P-1)*(alpha + beta*m/P)",
+    .cost = "(P-1)*(alpha + beta*m)",
     .terms = terms,
 };

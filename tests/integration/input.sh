@@ -1,0 +1,221 @@
+# tests/integration/input.sh - input that used to give a silent wrong answer or lose a run's integrity (issue 16, d and
+# e): each is refused with exit 2, one line naming the file, line and field, and no output.  Sourced by
+# tests/run-all.sh (check and bad_file come from tests/integration/lib.sh; $PACT and $TMP from
+# tests/integration/integration.sh).
+# Alone: bash -c 'source tests/integration/lib.sh; PACT=build/bin/pact TMP=$(mktemp -d); source tests/integration/input.sh; finish'
+
+# refused WANT pact-args...: exit 2, one line on stderr containing WANT, and no folder $TMP/refused.
+refused() {
+    local want=$1; shift
+    rm -rf "$TMP/refused"
+    "$PACT" "$@" >"$TMP/refused.out" 2>"$TMP/refused.err"
+    local st=$?
+    cat "$TMP/refused.err"
+    [ $st -eq 2 ] && [ "$(wc -l <"$TMP/refused.err")" -eq 1 ] && grep -qF -- "$want" "$TMP/refused.err" &&
+        [ ! -e "$TMP/refused" ] && ! ls "$TMP" | grep -q "refused.*partial"
+}
+
+# 1. A skew the simulated clock cannot hold next to d^ (1e30 s gave d^ = 0, status ok), in every engine.
+printf '0\n0\n0\n1e30\n' >"$TMP/huge.txt"
+for engine in smpi replay model; do
+    check "skew 1e30 s refused ($engine)" refused "--skew 1e+30 s: at most 1000 s" sim --engine $engine \
+        --nodes 1 --ppn 4 --algs ring --sizes 8 --patterns last_delayed --skew 1e30 -o "$TMP/refused"
+    check "skew factor 1e30 refused ($engine)" refused "--skew-factor 1e+30: at most 1e+06" sim \
+        --engine $engine --nodes 1 --ppn 4 --algs ring --sizes 8 --skew-factor 1e30 -o "$TMP/refused"
+    check "pattern file delay 1e30 s refused ($engine)" refused "$TMP/huge.txt:4: delay 1e+30 s" sim \
+        --engine $engine --nodes 1 --ppn 4 --algs ring --sizes 8 --patterns "file:$TMP/huge.txt" -o "$TMP/refused"
+done
+check "skew 1e30 s refused (model predict --pattern)" refused "$TMP/huge.txt:4: delay 1e+30 s" model predict \
+    --coll allreduce --alg ring -P 4 -m 8 --platform generic32x32 --pattern "$TMP/huge.txt"
+check "skew 1e30 s refused (pattern gen)" refused "--skew 1e+30 s" pattern gen --shape last_delayed -p 4 \
+    --skew 1e30 -o "$TMP/refused"
+
+# 2. model fit: the unconstrained least squares gave negative beta for 4 of 6 allreduce algorithms on
+# generic32x32 3,4,6 x 8 (model engine, R^2 >= 0.99); the fit is non-negative, and predict refuses a
+# parameter file with a negative value.
+fit_non_negative() {
+    local d="$TMP/fitneg"
+    $PACT sim --engine model --nodes 3,4,6 --ppn 8 --sizes 8,1K,64K,1M --patterns no_delay --reps 1 --no-figures \
+        -q -o "$d" >/dev/null || return 1
+    $PACT model fit "$d/results.csv" -o "$d/params.yaml" || return 1
+    awk '$1 ~ /^(gamma|alpha|beta):$/ { n++; if ($2 < 0) { print "negative:", $0; bad++ } }
+         END { exit (n != 13 || bad > 0) }' "$d/params.yaml" || return 1
+    sed '0,/beta: .*/s//beta: -1e-10/' "$d/params.yaml" >"$d/negative.yaml"
+    refused "negative.yaml:8: beta: negative" model predict --coll allreduce --alg ring -P 8 -m 1K \
+        --params "$d/negative.yaml"
+}
+check "model fit: non-negative parameters; predict --params refuses a negative one" fit_non_negative
+# cedar 2,4,8 x 8 gave gamma -2e-10 (here, model engine: -3.2e-8): held at 0, and said so.
+fit_gamma() {
+    local d="$TMP/fitgamma"
+    $PACT sim --engine model --platform cedar --nodes 2,4,8 --ppn 8 --sizes 8,1K,64K,1M --patterns no_delay \
+        --reps 1 --no-figures -q -o "$d" >/dev/null || return 1
+    $PACT model fit "$d/results.csv" | tee "$d/fit.out" || return 1
+    grep -q '^gamma 0 s/B$' "$d/fit.out" && grep -q '^note: gamma held at 0' "$d/fit.out"
+}
+check "model fit: cedar's negative gamma held at 0 and noted" fit_gamma
+
+# 3. A resumed sweep whose platform YAML or pattern file changed mixed rows of both: experiment.yaml keeps
+# their SHA-256 and the resume is refused, naming the file; unchanged files resume as before.
+changed_inputs() {
+    local d="$TMP/digest"
+    mkdir -p "$d"
+    cp tests/data/shaheen_flat.yaml "$d/plat.yaml"
+    printf '0\n1e-5\n0\n2e-5\n' >"$d/pat.txt"
+    local args=(--engine model --platform "$d/plat.yaml" --nodes 4 --ppn 1 --algs ring --sizes 8
+        --patterns "no_delay,file:$d/pat.txt" --no-figures -q -o "$d/out")
+    $PACT sim "${args[@]}" >/dev/null && $PACT sim "${args[@]}" >/dev/null || return 1
+    grep -q "^# sha256 [0-9a-f]\{64\} $d/plat.yaml$" "$d/out/experiment.yaml" || return 1
+    printf '0\n1e-5\n0\n3e-5\n' >"$d/pat.txt"
+    bad_file "$d/pat.txt: changed since the run" $PACT sim "${args[@]}" || return 1
+    printf '0\n1e-5\n0\n2e-5\n' >"$d/pat.txt"
+    echo "# a comment changes the bytes" >>"$d/plat.yaml"
+    bad_file "$d/plat.yaml: changed since the run" $PACT sim "${args[@]}" &&
+        [ "$(wc -l <"$TEST_LOG_DIR/badf.err")" -eq 1 ]
+}
+check "resume refuses a changed platform YAML or pattern file (sha256 in experiment.yaml)" changed_inputs
+# ... and pact merge refuses shards run on other contents than the files have now.
+changed_shard() {
+    local d="$TMP/digest-shards"
+    mkdir -p "$d"
+    printf '0\n1e-5\n0\n2e-5\n' >"$d/pat.txt"
+    local args=(--engine model --nodes 4 --ppn 1 --algs ring,recursive_doubling --sizes 8,1K
+        --patterns "file:$d/pat.txt" --no-figures -q)
+    $PACT sim "${args[@]}" --shard 1/2 -o "$d/s1" >/dev/null || return 1
+    printf '0\n1e-5\n0\n3e-5\n' >"$d/pat.txt"
+    $PACT sim "${args[@]}" --shard 2/2 -o "$d/s2" >/dev/null || return 1
+    bad_file "$d/pat.txt: changed since the run in $d/s1 began" $PACT merge -o "$d/merged" "$d/s1" "$d/s2" &&
+        [ ! -e "$d/merged" ]
+}
+check "merge refuses shards run on another content of a pattern file" changed_shard
+
+# 4. Two runs without -o in the same second shared results/sim-<timestamp>: each gets its own folder.
+default_folders() {
+    local d="$TMP/default" pact
+    pact=$(realpath "$PACT")
+    mkdir -p "$d"
+    (cd "$d" && for k in 1 2 3; do
+        "$pact" sim --engine model --nodes 1 --ppn 4 --algs ring --sizes 8 --reps 1 --no-figures -q >/dev/null &
+    done && wait) || return 1
+    ls "$d/results"
+    [ "$(ls "$d/results" | wc -l)" -eq 3 ] && [ "$(cat "$d"/results/*/results.csv | wc -l)" -eq 9 ]
+}
+check "pact sim without -o: runs started together get a folder each" default_folders
+
+# 5. A failing smpirun showed the tail of SimGrid's backtrace: the cause is reported, with the log.  A
+# smpirun that fails as SimGrid does (a fake one first on PATH) and a builder's refusal; a broken user XML,
+# and a hostfile naming a host the XML lacks, are named against the user's files before smpirun runs.
+smpirun_cause() {
+    local d="$TMP/cause"
+    mkdir -p "$d/bin"
+    cat >"$d/bin/smpirun" <<'SH'
+#!/bin/sh
+echo "[0.000000] ./src/smpi/internals/smpi_shared.cpp:161: [smpi_shared/CRITICAL] Failed to allocate 8 GiB" >&2
+echo "[0.000000] ./src/xbt/exception.cpp:75: [xbt_exception/CRITICAL] Current backtrace:" >&2
+for i in 0 1 2 3 4 5 6 7 8; do echo "  ->  $i# 0x00007F6B4C6DC12F in /usr/lib/libsimgrid.so.3.32" >&2; done
+echo "Aborted" >&2
+exit 134
+SH
+    chmod +x "$d/bin/smpirun"
+    PATH="$d/bin:$PATH" $PACT sim --nodes 1 --ppn 4 --algs ring --sizes 8 --patterns no_delay -q -o "$d/out" \
+        2>"$d/err"
+    local st=$?
+    cat "$d/err"
+    [ $st -eq 1 ] && [ "$(wc -l <"$d/err")" -eq 1 ] &&
+        grep -qF "smpirun failed: Failed to allocate 8 GiB (log: $d/out/run/s0/smpirun-b0.log)" "$d/err" || return 1
+    PATH="$d/bin:$PATH" $PACT sim --engine replay --nodes 1 --ppn 4 --algs ring --sizes 8 --patterns no_delay -q \
+        -o "$d/replay" 2>"$d/err"
+    st=$?
+    cat "$d/err"
+    [ $st -eq 1 ] && [ "$(wc -l <"$d/err")" -eq 1 ] &&
+        grep -qF "smpirun -replay failed: Failed to allocate 8 GiB (log: $d/replay/run/s0/" "$d/err"
+}
+check "smpirun failure (smpi, replay): the cause and the log, not the backtrace" smpirun_cause
+check "builder refusing knomial:radix=1: exit 2 before smpirun" refused "knomial builder refuses" sim \
+    --coll bcast --algs knomial:radix=1 --nodes 1 --ppn 4 --sizes 8 -o "$TMP/refused"
+user_xml() {
+    local d="$TMP/userxml"
+    $PACT platform export generic32x32 --nodes 2 --ppn 2 -o "$d" >/dev/null || return 1
+    head -c 300 "$d/platform.xml" >"$d/broken.xml"
+    printf 'node-0\nnode-7\n' >"$d/hosts"
+    refused "$d/broken.xml:4: platform: not well-formed" sim --platform "$d/broken.xml" --hostfile "$d/hostfile" \
+        -o "$TMP/refused" &&
+        refused "$d/hosts:2: hostfile: host 'node-7' is not in $d/platform.xml" sim --platform "$d/platform.xml" \
+            --hostfile "$d/hosts" -o "$TMP/refused"
+}
+check "user XML: malformed, or without a host of the hostfile: exit 2 naming the user's file" user_xml
+
+# 6. smpi:NAME with a name SimGrid lacks failed only inside smpirun: refused up front with SimGrid's list.
+check "smpi:NAME unknown to SimGrid: exit 2 with the valid names" refused \
+    "SimGrid has no allreduce algorithm 'nosuch' (its allreduce algorithms: default, lr," sim --algs smpi:nosuch \
+    --nodes 1 --ppn 4 -o "$TMP/refused"
+check "smpi:NAME:bcast=NAME unknown to SimGrid: exit 2 with bcast's names" refused \
+    "SimGrid has no bcast algorithm 'flat' (its bcast algorithms:" sim \
+    --algs smpi:redbcast:reduce=ompi_basic_linear:bcast=flat --nodes 1 --ppn 4 -o "$TMP/refused"
+
+# 7. --sizes 16G blamed the datatype; the limit is MPI's int element count.
+check "sizes past INT_MAX elements: the message names the element count" refused \
+    "an MPI count is an int, at most 2147483647 elements" sim --sizes 16G --nodes 1 --ppn 4 -o "$TMP/refused"
+
+# 9. pattern gen node_delayed / two_level without a placement delayed one rank as if each were a node.
+for shape in node_delayed two_level; do
+    check "pattern gen $shape without --nodes/--ppn: exit 2" refused "--shape $shape: delays whole nodes" \
+        pattern gen --shape $shape -p 8 --skew 1 -o "$TMP/refused"
+done
+
+# 10. A parameter given twice in an algorithm spec was accepted (the last one won).
+check "algorithm parameter given twice: exit 2" refused "--algs chain:segsize=1K:segsize=2K: parameter segsize given twice" \
+    sim --coll reduce --algs chain:segsize=1K:segsize=2K --nodes 1 --ppn 4 -o "$TMP/refused"
+
+# 11. --skew-factor did not override an experiment file's skew (nor --skew its skew-factor): "give one".
+skew_flags_override() {
+    local d="$TMP/skewflag"
+    mkdir -p "$d"
+    printf 'nodes: 1\nppn: 4\nalgs: ring\nsizes: 8\nreps: 1\nengine: model\nskew: 1ms\n' >"$d/abs.yaml"
+    printf 'nodes: 1\nppn: 4\nalgs: ring\nsizes: 8\nreps: 1\nengine: model\nskew-factor: 2\nskew-mode: own_nodelay\n' \
+        >"$d/factor.yaml"
+    $PACT sim "$d/abs.yaml" --skew-factor 3 --no-figures -q -o "$d/a" >/dev/null &&
+        $PACT sim "$d/factor.yaml" --skew 5us --no-figures -q -o "$d/b" >/dev/null || return 1
+    grep last_delayed "$d/a/results.csv" "$d/b/results.csv"
+    grep -q ',last_delayed,mean_nodelay,3,' "$d/a/results.csv" &&
+        grep -q ',last_delayed,absolute,,4.99999999999999[0-9]*e-06,' "$d/b/results.csv"
+}
+check "--skew-factor overrides a file's skew, --skew a file's skew-factor" skew_flags_override
+
+# 12. pact list algorithms says what m is per collective (the alltoall costs counted it per process).
+list_says_m() {
+    $PACT list algorithms --format csv >"$TMP/algs-m.csv" || return 1
+    grep -q '^alltoall,pairwise,.*,bytes per block$' "$TMP/algs-m.csv" &&
+        grep -q '^allreduce,ring,.*,bytes per process$' "$TMP/algs-m.csv" &&
+        $PACT list algorithms --coll alltoall | head -1 | grep -qF "m = bytes per block"
+}
+check "pact list algorithms: m per block for alltoall, per process for allreduce" list_says_m
+
+# 13. tests/integration.sh named a script that does not exist (run-integration, for run-all.sh
+# --integration-only): every script the tests, scripts, Makefile and READMEs name exists (as given, or in
+# tests/ or scripts/).
+scripts_exist() {
+    local n missing=0
+    for n in $(grep -ohE '[A-Za-z0-9_./-]+\.sh\b' tests/*.sh tests/*/*.sh tests/*/*.c scripts/*.sh Makefile \
+        README.md results/README.md models/README.md sim/README.md 2>/dev/null | sort -u); do
+        [ -e "$n" ] || [ -e "tests/${n##*/}" ] || [ -e "tests/integration/${n##*/}" ] || [ -e "scripts/${n##*/}" ] ||
+            { echo "missing: $n"; missing=1; }
+    done
+    [ $missing -eq 0 ]
+}
+check "every script the tests and docs name exists" scripts_exist
+
+# 14. (e) The summary named the winner but not by how much (runner-up and margin: tests/report.sh), nor the
+# seconds a skew factor came to: the summary and pact sim's stderr give them per size.
+skew_seconds() {
+    local d="$TMP/skewsec"
+    $PACT sim --engine model --nodes 2 --ppn 4 --algs ring,recursive_doubling --sizes 8,64K --reps 1 --no-figures \
+        -o "$d" 2>"$d.err" >/dev/null || return 1
+    cat "$d.err"
+    local want
+    want=$(awk -F, '$8 == "last_delayed" && $7 == 65536 { printf "%.4g", $11 * 1e6; exit }' "$d/results.csv")
+    grep -Eq "^pact sim: generic32x32 allreduce 2 x 4: skew mean_nodelay x 1.5: 8 B [0-9.]+ us, 65536 B $want us$" \
+        "$d.err" && grep -q "^skew in us per size: 8 B [0-9.]*, 65536 B [0-9.]*$" "$d/summary.txt" &&
+        grep -q "runner-up *margin$" "$d/summary.txt"
+}
+check "pact sim: the skew in seconds per size on stderr and in the summary, runner-up and margin" skew_seconds
