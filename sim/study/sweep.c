@@ -1,6 +1,5 @@
-/* sweep.c - `pact sim`: cells, plans, smpirun launches, results.csv and summary.txt. */
-#include "pact_run.h"
-
+/* sweep.c - `pact sim`: an experiment's cells, batches and waves, run in parallel and resumable; results.csv
+ * and summary.txt. */
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -14,576 +13,7 @@
 #include "pact_replay.h"
 #include "pact_report.h"
 #include "pact_results.h"
-
-typedef struct {
-    guint alg, size, pat; /* indices into the sweep's lists */
-    double skew_s;
-    char *pattern_file;
-    int phase;
-    guint batch;          /* index into the experiment's batches */
-    GArray *last, *total; /* double per rep */
-    GPtrArray *status;    /* char * per rep */
-    char *rows;           /* its results.csv rows, once it has all its repetitions */
-} cell_t;
-
-static const struct {
-    const char *name;
-    size_t size;
-} dtype_sizes[] = {{"char", 1}, {"int", 4}, {"float", 4}, {"double", 8}};
-
-size_t pact_dtype_size(const char *name)
-{
-    for (size_t i = 0; i < G_N_ELEMENTS(dtype_sizes); i++)
-        if (g_strcmp0(dtype_sizes[i].name, name) == 0)
-            return dtype_sizes[i].size;
-    return 0;
-}
-
-static void free_delays(gpointer p)
-{
-    if (p)
-        g_array_unref(p);
-}
-
-void pact_sweep_init(pact_sweep *s)
-{
-    memset(s, 0, sizeof(*s));
-    s->algs = g_ptr_array_new_with_free_func(g_free);
-    s->patterns = g_ptr_array_new_with_free_func(g_free);
-    s->pattern_data = g_ptr_array_new_with_free_func(free_delays);
-    s->sizes = g_array_new(FALSE, FALSE, sizeof(guint64));
-    s->reps = 5;
-    s->gamma = -1;
-    s->seed = 1;
-    s->dtype = g_strdup("double");
-    s->op = g_strdup("sum");
-    s->mapping = PACT_MAP_BLOCK;
-    s->rails = -1;
-}
-
-void pact_sweep_clear(pact_sweep *s)
-{
-    g_ptr_array_unref(s->algs);
-    g_ptr_array_unref(s->patterns);
-    g_ptr_array_unref(s->pattern_data);
-    g_free(s->node_of);
-    g_array_unref(s->sizes);
-    g_free(s->dtype);
-    g_free(s->op);
-    g_free(s->bench);
-    g_free(s->user_xml);
-    g_free(s->user_hostfile);
-    memset(s, 0, sizeof(*s));
-}
-
-static const char *const skew_modes[] = {"absolute", "mean_nodelay", "own_nodelay", "mif"};
-
-const char *pact_skew_mode_name(pact_skew_mode m)
-{
-    return skew_modes[m];
-}
-
-int pact_skew_mode_parse(const char *name)
-{
-    for (guint i = 0; i < G_N_ELEMENTS(skew_modes); i++)
-        if (!strcmp(skew_modes[i], name))
-            return (int)i;
-    return -1;
-}
-
-/* The skew needs the no-delay cells first. */
-static gboolean skew_from_nodelay(pact_skew_mode m)
-{
-    return m == PACT_SKEW_MEAN_NODELAY || m == PACT_SKEW_OWN_NODELAY;
-}
-
-static const char *pattern_path(const char *pat)
-{
-    return g_str_has_prefix(pat, "file:") ? pat + 5 : NULL;
-}
-
-/* For "smpi:SPEC", SPEC: SimGrid's built-in NAME, optionally followed by :collective=NAME settings for the
- * collectives it calls (SimGrid's redbcast runs the selected reduce and bcast, for instance). */
-static const char *smpi_name(const char *alg)
-{
-    return g_str_has_prefix(alg, "smpi:") ? alg + 5 : NULL;
-}
-
-static gboolean smpi_word(const char *w)
-{
-    return *w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(w);
-}
-
-static gboolean smpi_spec_ok(const char *spec)
-{
-    g_auto(GStrv) parts = g_strsplit(spec, ":", -1);
-    if (!smpi_word(parts[0]))
-        return FALSE;
-    for (int i = 1; parts[i]; i++) {
-        char *eq = strchr(parts[i], '=');
-        if (!eq)
-            return FALSE;
-        *eq = 0;
-        if (!smpi_word(parts[i]) || !smpi_word(eq + 1)) /* any SimGrid collective: gather, scatter... */
-            return FALSE;
-    }
-    return TRUE;
-}
-
-/* SimGrid's algorithm names of a collective, as the installed SimGrid gives them: smpirun with
- * --cfg=smpi/COLL:help aborts at once with "Valid algorithms: a, b, c." (0.2 s).  Asking it, rather than a
- * table of 3.32's names here, keeps the check right for the SimGrid that will run the cells.  NULL when
- * smpirun cannot say (not installed, another message): the check is skipped and a run reports SimGrid's
- * own line.  Cached per collective for the process. */
-static char **smpi_valid_names(const char *coll)
-{
-    static GMutex lock;
-    static GHashTable *cache;
-    g_mutex_lock(&lock);
-    if (!cache)
-        cache = g_hash_table_new(g_str_hash, g_str_equal);
-    char **names = NULL;
-    g_autofree char *dir = NULL;
-    if (g_hash_table_lookup_extended(cache, coll, NULL, (gpointer *)&names))
-        goto out;
-    if ((dir = g_dir_make_tmp("pact-smpi-names-XXXXXX", NULL))) {
-        g_autofree char *xml = g_build_filename(dir, "p.xml", NULL),
-                        *hosts = g_build_filename(dir, "h", NULL);
-        g_autofree char *cfg = g_strdup_printf("--cfg=smpi/%s:help", coll);
-        g_autofree char *sout = NULL, *serr = NULL;
-        const char *plat =
-            "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-            "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"h\" "
-            "speed=\"1Gf\"/></zone></platform>\n";
-        char *argv[] = {"smpirun", "-np", "1", "-platform", xml, "-hostfile", hosts, cfg, "/bin/true", NULL};
-        if (g_file_set_contents(xml, plat, -1, NULL) && g_file_set_contents(hosts, "h\n", -1, NULL) &&
-            g_spawn_sync(dir, argv, NULL, G_SPAWN_SEARCH_PATH, pact_child_setup, NULL, &sout, &serr, NULL,
-                         NULL)) {
-            const char *v = serr ? strstr(serr, "Valid algorithms: ") : NULL;
-            if (v) {
-                v += strlen("Valid algorithms: ");
-                g_autofree char *list = g_strndup(v, strcspn(v, ".\n"));
-                names = g_strsplit(list, ", ", -1);
-            }
-        }
-        pact_rm_rf(dir);
-    }
-    g_hash_table_insert(cache, g_strdup(coll), names);
-out:
-    g_mutex_unlock(&lock);
-    return names;
-}
-
-/* smpi:NAME[:collective=NAME...]: every NAME one SimGrid has for its collective (exit 2 with the list). */
-static gboolean smpi_names_ok(pact_coll coll, const char *alg, GError **err)
-{
-    g_auto(GStrv) parts = g_strsplit(alg + strlen("smpi:"), ":", -1);
-    for (int i = 0; parts[i]; i++) {
-        const char *c = pact_coll_name(coll), *name = parts[i];
-        g_autofree char *cc = NULL;
-        if (i > 0) {
-            char *eq = strchr(parts[i], '=');
-            cc = g_strndup(parts[i], (gsize)(eq - parts[i]));
-            c = cc;
-            name = eq + 1;
-        }
-        char **valid = smpi_valid_names(c);
-        if (valid && !g_strv_contains((const char *const *)valid, name)) {
-            g_autofree char *list = g_strjoinv(", ", valid);
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--algs %s: SimGrid has no %s algorithm '%s' (its %s algorithms: %s)", alg, c, name,
-                        c, list);
-            return FALSE;
-        }
-    }
-    return TRUE;
-}
-
-/* An algorithm spec NAME[:param=value...] (the one parser, sim/coll/spec.c).  Checks it and, when `params` is
- * given, writes the parameters that differ from the defaults as the plan file's "param=value,..." (or "-"). */
-static gboolean alg_spec_params(pact_coll coll, const char *spec, GString *params, GError **err)
-{
-    const pact_alg *alg;
-    long *values = NULL;
-    char why[256], buf[512];
-    if (pact_spec_parse(coll, spec, &alg, &values, why, sizeof why) != PACT_OK ||
-        pact_params_format(alg, values, buf, sizeof buf) != PACT_OK) {
-        free(values);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--algs %s: %s", spec, values ? "too long" : why);
-        return FALSE;
-    }
-    free(values);
-    if (params)
-        g_string_append(params, *buf ? buf : "-");
-    return TRUE;
-}
-
-/* The platform column: a built-in's name, or the user's XML file name without .xml. */
-static const char *platform_name(const pact_sweep *s)
-{
-    static char buf[256];
-    if (s->platform)
-        return s->platform->name;
-    g_autofree char *base = g_path_get_basename(s->user_xml);
-    if (g_str_has_suffix(base, ".xml"))
-        base[strlen(base) - 4] = 0;
-    g_strlcpy(buf, base, sizeof buf);
-    return buf;
-}
-
-static pact_export_opts export_opts(const pact_sweep *s)
-{
-    return (pact_export_opts){.nodes = s->nodes,
-                              .ppn = s->ppn,
-                              .mapping = s->mapping,
-                              .ranks_on = s->ranks_on,
-                              .rails = s->rails >= 0 ? (pact_rails)s->rails : s->platform->rails};
-}
-
-/* ---- a user's SimGrid XML: its hosts, read before smpirun so a mistake is named against the user's file
- * (smpirun would report pact's copy run/sK/platform.xml, after the backtrace) ---------------------------- */
-
-typedef struct {
-    GHashTable *hosts; /* names */
-    GPtrArray *order;  /* the first few, for messages */
-} xml_hosts;
-
-static void xml_add(xml_hosts *h, char *name)
-{
-    if (h->order->len < 4)
-        g_ptr_array_add(h->order, g_strdup(name));
-    g_hash_table_add(h->hosts, name);
-}
-
-/* <host id>, and <cluster>/<cabinet> prefix + each number of radical ("0-31,40") + suffix: the elements of
- * SimGrid 3.32's platform format (4.1) that make hosts. */
-static void xml_start(GMarkupParseContext *ctx, const char *el, const char **names, const char **values,
-                      gpointer user, GError **err)
-{
-    (void)ctx;
-    (void)err;
-    xml_hosts *h = user;
-    const char *id = NULL, *prefix = "", *suffix = "", *radical = NULL;
-    for (int i = 0; names[i]; i++) {
-        if (!strcmp(names[i], "id"))
-            id = values[i];
-        else if (!strcmp(names[i], "prefix"))
-            prefix = values[i];
-        else if (!strcmp(names[i], "suffix"))
-            suffix = values[i];
-        else if (!strcmp(names[i], "radical"))
-            radical = values[i];
-    }
-    if (!strcmp(el, "host") && id) {
-        xml_add(h, g_strdup(id));
-    } else if ((!strcmp(el, "cluster") || !strcmp(el, "cabinet")) && radical) {
-        g_auto(GStrv) parts = g_strsplit(radical, ",", -1);
-        for (int i = 0; parts[i]; i++) {
-            long lo = 0, hi = 0;
-            char dash = 0;
-            int n = sscanf(parts[i], "%ld%c%ld", &lo, &dash, &hi);
-            if (n == 1)
-                hi = lo;
-            else if (n != 3 || dash != '-')
-                continue; /* SimGrid refuses it; it will say so */
-            for (long k = lo; k <= hi && k - lo < (1L << 20); k++)
-                xml_add(h, g_strdup_printf("%s%ld%s", prefix, k, suffix));
-        }
-    }
-}
-
-/* Reads the XML's host names; an error names the file and line. */
-static gboolean xml_read_hosts(const char *path, xml_hosts *h, GError **err)
-{
-    g_autofree char *text = NULL;
-    gsize len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform: %s", e->message);
-        g_error_free(e);
-        return FALSE;
-    }
-    GMarkupParser parser = {.start_element = xml_start};
-    GMarkupParseContext *ctx = g_markup_parse_context_new(&parser, 0, h, NULL);
-    gboolean ok =
-        g_markup_parse_context_parse(ctx, text, (gssize)len, &e) && g_markup_parse_context_end_parse(ctx, &e);
-    if (!ok) {
-        int line = 0;
-        g_markup_parse_context_get_position(ctx, &line, NULL);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: platform: not well-formed XML (%s)", path,
-                    line, e->message);
-        g_error_free(e);
-    }
-    g_markup_parse_context_free(ctx);
-    return ok;
-}
-
-/* A user's XML: the hostfile gives the ranks (one host per line); nodes = distinct hosts. */
-static gboolean read_user_hostfile(pact_sweep *s, GError **err)
-{
-    if (!s->user_hostfile) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform %s: a SimGrid XML needs --hostfile FILE",
-                    s->user_xml);
-        return FALSE;
-    }
-    if (!g_file_test(s->user_xml, G_FILE_TEST_IS_REGULAR)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform %s: no such file", s->user_xml);
-        return FALSE;
-    }
-    g_autofree char *text = NULL;
-    GError *e = NULL;
-    if (!g_file_get_contents(s->user_hostfile, &text, NULL, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--hostfile: %s", e->message);
-        g_error_free(e);
-        return FALSE;
-    }
-    xml_hosts xh = {g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
-                    g_ptr_array_new_with_free_func(g_free)};
-    gboolean xml_ok = xml_read_hosts(s->user_xml, &xh, err);
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    for (int i = 0; xml_ok && lines[i]; i++) {
-        char *h = g_strstrip(lines[i]);
-        if (*h && *h != '#' && !strpbrk(h, " \t") && !g_hash_table_contains(xh.hosts, h)) {
-            g_ptr_array_add(xh.order, NULL);
-            g_autofree char *some = g_strjoinv(", ", (char **)xh.order->pdata);
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "%s:%d: hostfile: host '%s' is not in %s (%u hosts: %s%s)", s->user_hostfile, i + 1,
-                        h, s->user_xml, g_hash_table_size(xh.hosts), some,
-                        g_hash_table_size(xh.hosts) > 4 ? ", ..." : "");
-            xml_ok = FALSE;
-        }
-    }
-    g_hash_table_destroy(xh.hosts);
-    g_ptr_array_unref(xh.order);
-    if (!xml_ok)
-        return FALSE;
-    GHashTable *hosts = g_hash_table_new(g_str_hash, g_str_equal);
-    GArray *node_of = g_array_new(FALSE, FALSE, sizeof(int));
-    int procs = 0;
-    for (int i = 0; lines[i]; i++) {
-        char *h = g_strstrip(lines[i]);
-        if (!*h || *h == '#')
-            continue;
-        if (strchr(h, ' ') || strchr(h, '\t')) {
-            g_hash_table_destroy(hosts);
-            g_array_unref(node_of);
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "%s:%d: hostfile: one host name per line (one line per rank), got '%s'",
-                        s->user_hostfile, i + 1, h);
-            return FALSE;
-        }
-        /* Nodes numbered in order of first appearance. */
-        gpointer n;
-        if (!g_hash_table_lookup_extended(hosts, h, NULL, &n)) {
-            n = GINT_TO_POINTER(g_hash_table_size(hosts));
-            g_hash_table_insert(hosts, h, n);
-        }
-        int node = GPOINTER_TO_INT(n);
-        g_array_append_val(node_of, node);
-        procs++;
-    }
-    int nodes = (int)g_hash_table_size(hosts);
-    g_hash_table_destroy(hosts);
-    g_free(s->node_of);
-    s->node_of = (int *)g_array_free(node_of, FALSE);
-    if (procs < 1) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: hostfile lists no host", s->user_hostfile);
-        return FALSE;
-    }
-    s->procs = procs;
-    s->nodes = nodes;
-    s->ppn = procs % nodes == 0 ? procs / nodes : 0; /* 0: uneven */
-    return TRUE;
-}
-
-/* Parameter values a builder refuses (knomial:radix=1, a fanout past Open MPI's limit) would fail inside
- * smpirun with "schedule builder failed": build the root's and the last rank's schedules here first. */
-static gboolean params_build(const pact_sweep *s, const char *spec, GError **err)
-{
-    gboolean ok = TRUE;
-    pact_sched sc;
-    pact_sched_init(&sc);
-    const pact_alg *alg;
-    long *params = NULL;
-    char why[256];
-    if (pact_spec_parse(s->coll, spec, &alg, &params, why, sizeof why) != PACT_OK)
-        return TRUE; /* alg_spec_params says what is wrong */
-    for (guint z = 0; ok && z < s->sizes->len; z++) {
-        guint64 bytes = g_array_index(s->sizes, guint64, z);
-        pact_build_args a = {.coll = s->coll,
-                             .size = s->procs,
-                             .root = s->root,
-                             .commutative = 1,
-                             .elem_size = pact_dtype_size(s->dtype),
-                             .params = params};
-        a.count = (size_t)(bytes / a.elem_size);
-        if (pact_alg_applies(alg, &a, NULL) != PACT_OK)
-            continue; /* a restricted cell is a row, not an error */
-        int ranks[2] = {pact_coll_rooted(s->coll) ? s->root : 0, s->procs - 1};
-        for (int k = 0; ok && k < 2; k++) {
-            a.rank = ranks[k];
-            if (pact_build(alg, &a, &sc) == PACT_ERR_ARG) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "--algs %s: the %s builder refuses these parameter values (%d processes, "
-                            "%" G_GUINT64_FORMAT " bytes; pact list algorithms --coll %s)",
-                            spec, alg->name, s->procs, bytes, pact_coll_name(s->coll));
-                ok = FALSE;
-            }
-        }
-    }
-    pact_sched_free(&sc);
-    free(params);
-    return ok;
-}
-
-gboolean pact_sweep_validate(pact_sweep *s, GError **err)
-{
-    if (s->user_xml) {
-        if (!read_user_hostfile(s, err))
-            return FALSE;
-    } else {
-        if (!s->platform) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--platform: missing");
-            return FALSE;
-        }
-        pact_export_opts o = export_opts(s);
-        if (!pact_platform_check(s->platform, &o, err))
-            return FALSE;
-        s->nodes = o.nodes;
-        s->ppn = o.ppn;
-        s->procs = o.nodes * o.ppn;
-        g_free(s->node_of);
-        s->node_of = g_new(int, (gsize)s->procs);
-        for (int i = 0; i < s->procs; i++)
-            s->node_of[i] = pact_rank_node(i, o.nodes, o.ppn, o.mapping);
-    }
-    int P = s->procs;
-    size_t es = pact_dtype_size(s->dtype);
-    if (!es) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--dtype %s: unknown (char, int, float, double)",
-                    s->dtype);
-        return FALSE;
-    }
-    if (strcmp(s->op, "sum") && strcmp(s->op, "max") && strcmp(s->op, "min")) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--op %s: unknown (sum, max, min)", s->op);
-        return FALSE;
-    }
-    if (s->algs->len == 0 || s->sizes->len == 0 || s->patterns->len == 0) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "need at least one algorithm, size and pattern");
-        return FALSE;
-    }
-    for (guint i = 0; i < s->algs->len; i++) {
-        const char *a = s->algs->pdata[i];
-        const char *sm = smpi_name(a);
-        if (sm) {
-            if (!smpi_spec_ok(sm)) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "--algs %s: expected smpi:NAME or smpi:NAME:collective=NAME (e.g. "
-                            "smpi:redbcast:reduce=ompi_basic_linear:bcast=flattree)",
-                            a);
-                return FALSE;
-            }
-            if (!smpi_names_ok(s->coll, a, err))
-                return FALSE;
-        } else if (!alg_spec_params(s->coll, a, NULL, err)) {
-            return FALSE;
-        }
-        for (guint j = 0; j < i; j++)
-            if (!strcmp(a, s->algs->pdata[j])) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--algs: '%s' given twice", a);
-                return FALSE;
-            }
-    }
-    for (guint i = 0; i < s->sizes->len; i++) {
-        guint64 b = g_array_index(s->sizes, guint64, i);
-        if (b % es != 0) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--sizes: %" G_GUINT64_FORMAT " bytes is not a whole number of %s (%zu bytes each)",
-                        b, s->dtype, es);
-            return FALSE;
-        }
-        if (b / es > G_MAXINT) { /* the limit is MPI's int count, not the datatype */
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--sizes: %" G_GUINT64_FORMAT " bytes is %" G_GUINT64_FORMAT
-                        " elements of %s: an MPI count is an int, at most %d elements (%" G_GUINT64_FORMAT
-                        " bytes of %s)",
-                        b, b / es, s->dtype, G_MAXINT, (guint64)G_MAXINT * es, s->dtype);
-            return FALSE;
-        }
-    }
-    for (guint i = 0; i < s->algs->len; i++)
-        if (!smpi_name(s->algs->pdata[i]) && strchr(s->algs->pdata[i], ':') &&
-            !params_build(s, s->algs->pdata[i], err))
-            return FALSE;
-    g_ptr_array_set_size(s->pattern_data, 0);
-    for (guint i = 0; i < s->patterns->len; i++) {
-        const char *pat = s->patterns->pdata[i], *path = pattern_path(pat);
-        GArray *d = NULL;
-        for (guint j = 0; j < i; j++)
-            if (!strcmp(pat, s->patterns->pdata[j])) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--patterns: '%s' given twice", pat);
-                return FALSE;
-            }
-        if (path) {
-            if (!*path || strpbrk(path, ",\"\n")) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "--patterns %s: expected file:PATH, the path without commas or quotes", pat);
-                return FALSE;
-            }
-            if (!(d = pact_pattern_load(path, P, NULL, err)))
-                return FALSE;
-        } else if (!pact_pattern_describe(pat) || !strcmp(pat, "file")) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "--patterns: unknown pattern '%s' (pact list patterns; a file is file:PATH)", pat);
-            return FALSE;
-        }
-        g_ptr_array_add(s->pattern_data, d);
-    }
-    if (s->engine == PACT_ENGINE_MODEL) {
-        const char *why = !s->platform                   ? "a SimGrid XML has no parameters for it"
-                          : s->mapping != PACT_MAP_BLOCK ? "it places ranks on nodes in blocks only"
-                          : s->ranks_on != PACT_ON_CORES ? "it has no GPU node model"
-                                                         : NULL;
-        for (guint i = 0; !why && i < s->algs->len; i++)
-            if (smpi_name(s->algs->pdata[i]))
-                why = "SimGrid's built-ins (smpi:NAME) run only under smpi";
-        if (why) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--engine model: %s", why);
-            return FALSE;
-        }
-    }
-    if (s->engine == PACT_ENGINE_REPLAY)
-        for (guint i = 0; i < s->algs->len; i++)
-            if (smpi_name(s->algs->pdata[i])) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "--engine replay: %s: SimGrid's built-ins (smpi:NAME) run only under smpi",
-                            (char *)s->algs->pdata[i]);
-                return FALSE;
-            }
-    if (s->skew_mode == PACT_SKEW_MIF && !s->platform) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                    "--skew-mode mif: needs the one-message time alpha + beta x m of a built-in machine or a "
-                    "platform YAML (a SimGrid XML has none)");
-        return FALSE;
-    }
-    if (!(s->skew >= 0) || !isfinite(s->skew)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--skew/--skew-factor: must be a number >= 0");
-        return FALSE;
-    }
-    /* experiment.c checks the fields; this holds for every caller (pattern files: pact_pattern_load) */
-    if (!pact_skew_check(s->skew, s->skew_mode != PACT_SKEW_ABSOLUTE,
-                         s->skew_mode == PACT_SKEW_ABSOLUTE ? "--skew" : "--skew-factor", err))
-        return FALSE;
-    if (s->reps < 1) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--reps %d: must be >= 1", s->reps);
-        return FALSE;
-    }
-    if (pact_coll_rooted(s->coll) && (s->root < 0 || s->root >= P)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--root %d: must be in 0..%d", s->root, P - 1);
-        return FALSE;
-    }
-    return TRUE;
-}
+#include "sweep_int.h"
 
 /* ---- files ---------------------------------------------------------------------------------------- */
 
@@ -620,31 +50,6 @@ static char *find_bench(const pact_sweep *s, GError **err)
     return NULL;
 }
 
-/* ---- studies, cells and batches ------------------------------------------------------------------------ */
-
-typedef struct {
-    pact_sweep *s;
-    guint index;      /* of the study in the experiment */
-    GPtrArray *cells; /* cell_t *, in report order: algorithm by size by pattern */
-    char *run;        /* OUT/run/sK: platform, plans, patterns, logs */
-    char *bench;      /* absolute path of pact-bench-smpi (smpi engine) */
-    double gamma;
-    pact_place place; /* the ranks' nodes, for the builders of the model and replay engines */
-} ctx_t;
-
-/* The cells that share one simulation. */
-typedef struct {
-    ctx_t *x;
-    guint id;
-    int phase;
-    GArray *cells; /* guint: indices into x->cells */
-    gboolean mine; /* run by this shard */
-    GError *error;
-    gint *cancel;
-    GAsyncQueue *done;
-    double seconds; /* wall time it took */
-} batch_t;
-
 static void cell_free(gpointer p)
 {
     cell_t *c = p;
@@ -654,13 +59,6 @@ static void cell_free(gpointer p)
     g_array_unref(c->total);
     g_ptr_array_unref(c->status);
     g_free(c);
-}
-
-static void cell_reset(cell_t *c)
-{
-    g_array_set_size(c->last, 0);
-    g_array_set_size(c->total, 0);
-    g_ptr_array_set_size(c->status, 0);
 }
 
 static void batch_free(gpointer p)
@@ -682,238 +80,7 @@ static void ctx_free(gpointer p)
     pact_place_free(&x->place);
     g_free(x);
 }
-/* Reads the driver's CSV (cell,rep,last,total,status) into the cells. */
-static gboolean read_output(ctx_t *x, const char *path, GError **err)
-{
-    g_autofree char *text = NULL;
-    if (!g_file_get_contents(path, &text, NULL, err))
-        return FALSE;
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    for (int i = 1; lines[i]; i++) {
-        if (!*lines[i])
-            continue;
-        g_auto(GStrv) f = g_strsplit(lines[i], ",", 5);
-        guint64 id;
-        if (g_strv_length(f) != 5 || !g_ascii_string_to_unsigned(f[0], 10, 0, x->cells->len - 1, &id, NULL)) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s:%d: malformed bench output", path, i + 1);
-            return FALSE;
-        }
-        cell_t *c = x->cells->pdata[id];
-        double l = *f[2] ? g_ascii_strtod(f[2], NULL) : NAN, t = *f[3] ? g_ascii_strtod(f[3], NULL) : NAN;
-        g_array_append_val(c->last, l);
-        g_array_append_val(c->total, t);
-        g_ptr_array_add(c->status, g_strdup(f[4]));
-    }
-    return TRUE;
-}
-
-/* The smpi engine: the batch's cells in one smpirun of the bench driver. */
-static gboolean launch(batch_t *b, GError **err)
-{
-    ctx_t *x = b->x;
-    pact_sweep *s = x->s;
-    const char *smpi_alg =
-        smpi_name(s->algs->pdata[((cell_t *)x->cells->pdata[g_array_index(b->cells, guint, 0)])->alg]);
-    int P = s->procs;
-    size_t es = pact_dtype_size(s->dtype);
-    GString *plan = g_string_new("# cell coll alg count dtype op root reps gamma pattern params\n");
-    int n = 0;
-    guint64 maxbuf = 0; /* the largest buffer of a rank, bytes */
-    for (guint k = 0; k < b->cells->len; k++) {
-        guint i = g_array_index(b->cells, guint, k);
-        cell_t *c = x->cells->pdata[i];
-        const char *alg = s->algs->pdata[c->alg];
-        const guint64 bytes = g_array_index(s->sizes, guint64, c->size);
-        size_t ns, nr;
-        pact_coll_buf_counts(s->coll, 0, P, 0, (size_t)(bytes / es), &ns, &nr);
-        maxbuf = MAX(maxbuf, (guint64)MAX(ns, nr) * es);
-        cell_reset(c);
-        g_autoptr(GString) params = g_string_new(NULL);
-        g_auto(GStrv) name = g_strsplit(alg, ":", 2);
-        if (smpi_alg)
-            g_string_assign(params, "-");
-        else
-            alg_spec_params(s->coll, alg, params, NULL); /* validated before */
-        g_string_append_printf(plan, "%u %s %s %" G_GUINT64_FORMAT " %s %s %d %d %.17g %s %s\n", i,
-                               pact_coll_name(s->coll), smpi_alg ? "mpi" : name[0],
-                               g_array_index(s->sizes, guint64, c->size) / es, s->dtype, s->op, s->root,
-                               s->reps, x->gamma, c->pattern_file, params->str);
-        n++;
-    }
-    if (n == 0) {
-        g_string_free(plan, TRUE);
-        return TRUE;
-    }
-    g_autofree char *tag = g_strdup_printf("b%u", b->id);
-    g_autofree char *plan_name = g_strdup_printf("plan-%s.txt", tag);
-    g_autofree char *out_name = g_strdup_printf("bench-%s.csv", tag);
-    g_autofree char *plan_path = g_build_filename(x->run, plan_name, NULL);
-    g_autofree char *out_path = g_build_filename(x->run, out_name, NULL);
-    g_autofree char *log_path = g_strdup_printf("%s/smpirun-%s.log", x->run, tag);
-    gboolean ok = g_file_set_contents(plan_path, plan->str, (gssize)plan->len, err);
-    g_string_free(plan, TRUE);
-    if (!ok)
-        return FALSE;
-
-    GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
-    g_ptr_array_add(argv, g_strdup("smpirun"));
-    g_ptr_array_add(argv, g_strdup("-np"));
-    g_ptr_array_add(argv, g_strdup_printf("%d", P));
-    g_ptr_array_add(argv, g_strdup("-platform"));
-    g_ptr_array_add(argv, g_strdup("platform.xml"));
-    g_ptr_array_add(argv, g_strdup("-hostfile"));
-    g_ptr_array_add(argv, g_strdup("hostfile"));
-    for (const char *const *c = pact_smpi_cfg(); *c; c++)
-        g_ptr_array_add(argv, g_strdup(*c));
-    /* Timing-only payloads are SMPI_SHARED_MALLOC'd: SMPI maps one block of smpi/shared-malloc-blocksize
-     * bytes (1 MiB) over and over, one mapping per block, and aborts past vm.max_map_count (65530 by
-     * default): 256 ranks x 256 MiB alltoall buffers are 131072 mappings.  Larger blocks keep all ranks'
-     * buffers (send, receive, two scratch) under 32768 mappings; payload bytes never change simulated time.
-     */
-    guint64 block = 1u << 20;
-    while (!s->check && (4 * (maxbuf / block + 1)) * (guint64)P > 32768)
-        block *= 2;
-    if (block > (1u << 20))
-        g_ptr_array_add(argv,
-                        g_strdup_printf("--cfg=smpi/shared-malloc-blocksize:%" G_GUINT64_FORMAT, block));
-    if (smpi_alg) {
-        g_auto(GStrv) parts = g_strsplit(smpi_alg, ":", -1);
-        g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/%s:%s", pact_coll_name(s->coll), parts[0]));
-        for (int i = 1; parts[i]; i++) { /* collective=NAME, validated */
-            char *eq = strchr(parts[i], '=');
-            *eq = 0;
-            g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/%s:%s", parts[i], eq + 1));
-        }
-    }
-    g_ptr_array_add(argv, g_strdup(x->bench));
-    g_ptr_array_add(argv, g_strdup("--plan"));
-    g_ptr_array_add(argv, g_strdup(plan_name));
-    g_ptr_array_add(argv, g_strdup("--out"));
-    g_ptr_array_add(argv, g_strdup(out_name));
-    if (!s->check)
-        g_ptr_array_add(argv, g_strdup("--timing-only"));
-    g_ptr_array_add(argv, NULL);
-
-    /* pact-smpi-clock.so, built next to the bench driver, spares SMPI two system calls per MPI call (see
-     * sim/smpi_clock.c); without it the simulated times are the same, only slower to get. */
-    g_autofree char *bench_dir = g_path_get_dirname(x->bench);
-    g_autofree char *clock = g_build_filename(bench_dir, "pact-smpi-clock.so", NULL);
-    g_autofree char *preload = NULL;
-    char **envp = g_get_environ();
-    if (g_file_test(clock, G_FILE_TEST_IS_REGULAR)) {
-        const char *was = g_environ_getenv(envp, "LD_PRELOAD");
-        preload = was && *was ? g_strconcat(clock, " ", was, NULL) : g_strdup(clock);
-        envp = g_environ_setenv(envp, "LD_PRELOAD", preload, TRUE);
-    }
-    g_autofree char *sout = NULL, *serr = NULL;
-    int status = 0;
-    GError *e = NULL;
-    ok = g_spawn_sync(x->run, (char **)argv->pdata, envp, G_SPAWN_SEARCH_PATH, pact_child_setup, NULL, &sout,
-                      &serr, &status, &e);
-    g_strfreev(envp);
-    g_autofree char *cmdline = g_strjoinv(" ", (char **)argv->pdata);
-    g_ptr_array_unref(argv);
-    g_autofree char *env = preload ? g_strdup_printf("LD_PRELOAD='%s' ", preload) : g_strdup("");
-    g_autofree char *log = g_strdup_printf("$ %s%s\n%s%s", env, cmdline, sout ? sout : "", serr ? serr : "");
-    g_file_set_contents(log_path, log, -1, NULL);
-    if (!ok) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot run smpirun: %s", e->message);
-        g_error_free(e);
-        return FALSE;
-    }
-    if (!g_spawn_check_wait_status(status, NULL)) {
-        g_autofree char *cause = pact_smpirun_cause(log);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun failed: %s (log: %s)", cause, log_path);
-        return FALSE;
-    }
-    return read_output(x, out_path, err);
-}
-
-/* The build arguments of a cell of the model or replay engine (its spec was validated; *params holds the
- * parameter values, free() it); returns NULL when its algorithm applies, else the cell's status
- * "restricted:why". */
-static char *cell_args(const ctx_t *x, const cell_t *c, const pact_alg **alg, pact_build_args *a, long **params)
-{
-    const pact_sweep *s = x->s;
-    const char *why = NULL;
-    char msg[256];
-    pact_spec_parse(s->coll, s->algs->pdata[c->alg], alg, params, msg, sizeof msg);
-    *a = (pact_build_args){.coll = s->coll,
-                           .size = s->procs,
-                           .root = s->root,
-                           .commutative = 1,
-                           .elem_size = pact_dtype_size(s->dtype),
-                           .params = *params,
-                           .place = &x->place};
-    a->count = (size_t)(g_array_index(s->sizes, guint64, c->size) / a->elem_size);
-    if (pact_alg_applies(*alg, a, &why) == PACT_OK)
-        return NULL;
-    char *status = g_strdup_printf("restricted:%s", why);
-    g_strdelimit(status + strlen("restricted:"), ", ", '_');
-    return status;
-}
-
-/* A deterministic engine simulates one call: it serves every repetition (rows still come one per rep). */
-static void cell_set(cell_t *c, int reps, double l, double t, const char *status)
-{
-    cell_reset(c);
-    for (int rep = 0; rep < reps; rep++) {
-        g_array_append_val(c->last, l);
-        g_array_append_val(c->total, t);
-        g_ptr_array_add(c->status, g_strdup(status));
-    }
-}
-
-/* The model engine: every cell of the batch through the schedule evaluator, in this process.  Cells come
- * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
- * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition. */
-static gboolean model_batch(batch_t *b, GError **err)
-{
-    ctx_t *x = b->x;
-    pact_sweep *s = x->s;
-    pact_model_params prm;
-    pact_model_params_platform(&prm, s->platform, s->ppn);
-    prm.gamma = x->gamma;
-    pact_model_eval *w = pact_model_eval_new();
-    pact_model_sched *ms = NULL;
-    guint ms_alg = G_MAXUINT, ms_size = G_MAXUINT;
-    gboolean ok = FALSE;
-    for (guint k = 0; k < b->cells->len; k++) {
-        cell_t *c = x->cells->pdata[g_array_index(b->cells, guint, k)];
-        const pact_alg *alg;
-        pact_build_args a;
-        g_autofree long *params = NULL;
-        g_autofree char *restricted = cell_args(x, c, &alg, &a, &params);
-        if (restricted) {
-            cell_set(c, s->reps, NAN, NAN, restricted);
-            continue;
-        }
-        if (!ms || ms_alg != c->alg || ms_size != c->size) {
-            pact_model_sched_free(ms);
-            if (!(ms = pact_model_prepare(alg, &a, err)))
-                goto out;
-            ms_alg = c->alg;
-            ms_size = c->size;
-        }
-        g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
-        GArray *d = pact_pattern_read(path, s->procs, err);
-        pact_model_result r;
-        gboolean done = d && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
-        if (d)
-            g_array_unref(d);
-        if (!done)
-            goto out;
-        cell_set(c, s->reps, r.dhat, r.dstar, "ok");
-    }
-    ok = TRUE;
-out:
-    pact_model_sched_free(ms);
-    pact_model_eval_free(w);
-    return ok;
-}
-
-/* Mean of the reps that ran ("ok" or "wrong"), NAN when none did. */
-static double mean_of(const cell_t *c, gboolean last)
+/* Reads the driver's CSV (cell,rep,last,total,status) into the cells. */static double mean_of(const cell_t *c, gboolean last)
 {
     double sum = 0;
     int n = 0;
@@ -980,233 +147,6 @@ static cell_t *find_cell(ctx_t *x, guint alg, guint size, guint pat)
 
 /* The replay engine: each cell's schedule as SMPI time-independent traces under smpirun -replay.  Replay is
  * deterministic: one simulated call serves all repetitions (rows still come one per repetition). */
-static gboolean replay_batch(batch_t *b, GError **err)
-{
-    ctx_t *x = b->x;
-    pact_sweep *s = x->s;
-    for (guint k = 0; k < b->cells->len; k++) {
-        guint i = g_array_index(b->cells, guint, k);
-        cell_t *c = x->cells->pdata[i];
-        const pact_alg *alg;
-        pact_build_args a;
-        g_autofree long *params = NULL;
-        g_autofree char *restricted = cell_args(x, c, &alg, &a, &params);
-        if (restricted) {
-            cell_set(c, s->reps, NAN, NAN, restricted);
-            continue;
-        }
-        g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
-        g_autoptr(GArray) d = pact_pattern_read(path, s->procs, err);
-        if (!d)
-            return FALSE;
-        g_autofree char *dir = g_strdup_printf("%s/replay-%u", x->run, i);
-        g_autofree char *xml = g_build_filename(x->run, "platform.xml", NULL);
-        g_autofree char *hosts = g_build_filename(x->run, "hostfile", NULL);
-        pact_replay_cell rc = {.coll = s->coll,
-                               .alg = s->algs->pdata[c->alg],
-                               .P = s->procs,
-                               .root = s->root,
-                               .count = a.count,
-                               .elem_size = a.elem_size,
-                               .commutative = 1, /* sum, max and min */
-                               .gamma = x->gamma,
-                               .delays = (const double *)d->data,
-                               .place = &x->place};
-        double l, t;
-        if (!pact_replay_write(&rc, dir, err) || !pact_replay_run(dir, xml, hosts, s->procs, &l, &t, err))
-            return FALSE;
-        if (!g_getenv("PACT_KEEP_TRACES"))
-            pact_rm_rf(dir); /* traces of 1024 ranks are large; PACT_KEEP_TRACES keeps them */
-        cell_set(c, s->reps, l, t, "ok");
-    }
-    return TRUE;
-}
-
-/* ---- rows -------------------------------------------------------------------------------------------------
- */
-
-static const char *engine_name(pact_engine e)
-{
-    return e == PACT_ENGINE_MODEL ? "model" : e == PACT_ENGINE_REPLAY ? "replay" : "smpi";
-}
-
-/* The columns that name the cell (platform .. pattern). */
-static pact_result_row cell_row(const ctx_t *x, const cell_t *c)
-{
-    const pact_sweep *s = x->s;
-    return (pact_result_row){.platform = platform_name(s),
-                             .nodes = s->nodes,
-                             .ppn = s->ppn,
-                             .procs = s->procs,
-                             .coll = pact_coll_name(s->coll),
-                             .alg = s->algs->pdata[c->alg],
-                             .bytes = g_array_index(s->sizes, guint64, c->size),
-                             .pattern = s->patterns->pdata[c->pat]};
-}
-
-/* The key of a cell: its naming columns as results.csv writes them. */
-static char *cell_key(const ctx_t *x, const cell_t *c)
-{
-    pact_result_row r = cell_row(x, c);
-    return g_strdup_printf("%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s", r.platform, r.nodes, r.ppn, r.procs,
-                           r.coll, r.alg, r.bytes, r.pattern);
-}
-
-static char *cell_rows(const ctx_t *x, const cell_t *c)
-{
-    const pact_sweep *s = x->s;
-    const char *pat = s->patterns->pdata[c->pat];
-    gboolean nodelay = !strcmp(pat, "no_delay"), file = s->pattern_data->pdata[c->pat] != NULL;
-    pact_result_row r = cell_row(x, c);
-    r.skew_mode = nodelay ? "none" : file ? "file" : pact_skew_mode_name(s->skew_mode);
-    r.skew_factor = s->skew_mode != PACT_SKEW_ABSOLUTE && !nodelay && !file ? s->skew : NAN;
-    r.skew_s = c->skew_s;
-    r.engine = engine_name(s->engine);
-    GString *o = g_string_new(NULL);
-    for (guint k = 0; k < c->last->len; k++) {
-        r.rep = (int)k;
-        r.last = g_array_index(c->last, double, k);
-        r.total = g_array_index(c->total, double, k);
-        r.status = c->status->pdata[k];
-        pact_results_append(o, &r);
-    }
-    return g_string_free(o, FALSE);
-}
-
-/* Fills a cell's values from its rows (a resumed or merged cell). */
-static gboolean cell_value(const pact_result_row *r, const char *line, int lineno, gpointer user, GError **err)
-{
-    cell_t *c = user;
-    (void)line, (void)lineno, (void)err;
-    g_array_append_val(c->last, r->last);
-    g_array_append_val(c->total, r->total);
-    g_ptr_array_add(c->status, g_strdup(r->status));
-    c->skew_s = r->skew_s;
-    return TRUE;
-}
-
-static void cell_parse_rows(cell_t *c)
-{
-    cell_reset(c);
-    g_autofree char *text = g_strconcat(pact_results_header(), "\n", c->rows, NULL);
-    pact_results_parse(text, strlen(text), "rows", FALSE, cell_value, c, NULL); /* pact's own rows */
-}
-
-typedef struct {
-    ctx_t *x;
-    cell_t *c;
-} cell_ref;
-
-/* Index of every cell of the experiment by its key. */
-static GHashTable *cell_index(GPtrArray *studies)
-{
-    GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    for (guint k = 0; k < studies->len; k++) {
-        ctx_t *x = studies->pdata[k];
-        for (guint i = 0; i < x->cells->len; i++) {
-            cell_ref *r = g_new(cell_ref, 1);
-            r->x = x;
-            r->c = x->cells->pdata[i];
-            g_hash_table_insert(h, cell_key(x, r->c), r);
-        }
-    }
-    return h;
-}
-
-typedef struct {
-    GHashTable *index, *pending;
-    const char *path;
-} load_t;
-
-/* One row of a results.csv being resumed or merged: kept, by repetition, with the cell it belongs to. */
-static gboolean load_row(const pact_result_row *r, const char *line, int lineno, gpointer user, GError **err)
-{
-    load_t *l = user;
-    g_autofree char *key = g_strdup_printf("%s,%d,%d,%d,%s,%s,%" G_GUINT64_FORMAT ",%s", r->platform, r->nodes,
-                                           r->ppn, r->procs, r->coll, r->alg, r->bytes, r->pattern);
-    cell_ref *c = g_hash_table_lookup(l->index, key);
-    if (!c || r->rep >= c->x->s->reps) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s:%d: %s", l->path, lineno,
-                    c ? "rep: out of range" : "a row of another experiment (or a malformed row)");
-        return FALSE;
-    }
-    GPtrArray *reps = g_hash_table_lookup(l->pending, c);
-    if (!reps) {
-        reps = g_ptr_array_new_with_free_func(g_free);
-        g_ptr_array_set_size(reps, c->x->s->reps);
-        g_hash_table_insert(l->pending, c, reps);
-    }
-    g_free(reps->pdata[r->rep]);
-    reps->pdata[r->rep] = g_strconcat(line, "\n", NULL);
-    return TRUE;
-}
-
-/* Reads the rows of a results.csv into the cells they belong to.  A cell takes its rows only when all its
- * repetitions are there (a killed run may have written part of the last batch; a line without its newline
- * is the torn end of a write).  A cell that already has rows (another shard's copy) must get the same. */
-static gboolean load_rows(GHashTable *index, const char *path, GError **err)
-{
-    g_autofree char *text = NULL;
-    gsize len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
-        g_error_free(e);
-        return FALSE;
-    }
-    g_autoptr(GHashTable) pending =
-        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_ptr_array_unref);
-    load_t l = {.index = index, .pending = pending, .path = path};
-    if (!pact_results_parse(text, len, path, TRUE, load_row, &l, err))
-        return FALSE;
-    GHashTableIter it;
-    gpointer k, v;
-    g_hash_table_iter_init(&it, pending);
-    while (g_hash_table_iter_next(&it, &k, &v)) {
-        cell_ref *r = k;
-        GPtrArray *reps = v;
-        gboolean all = TRUE;
-        for (guint i = 0; i < reps->len; i++)
-            all &= reps->pdata[i] != NULL;
-        if (!all)
-            continue;
-        g_ptr_array_add(reps, NULL);
-        g_autofree char *rows = g_strjoinv("", (char **)reps->pdata);
-        g_ptr_array_remove_index(reps, reps->len - 1);
-        if (r->c->rows && strcmp(r->c->rows, rows)) {
-            g_autofree char *key = cell_key(r->x, r->c);
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "%s: cell %s differs from the same cell in another folder (different builds?)", path,
-                        key);
-            return FALSE;
-        }
-        if (!r->c->rows) {
-            r->c->rows = g_steal_pointer(&rows);
-            cell_parse_rows(r->c);
-        }
-    }
-    return TRUE;
-}
-
-/* results.csv in the experiment's order: every cell that has its rows. */
-static char *all_rows(GPtrArray *studies, guint *missing)
-{
-    GString *o = g_string_new(pact_results_header());
-    g_string_append_c(o, '\n');
-    *missing = 0;
-    for (guint k = 0; k < studies->len; k++) {
-        ctx_t *x = studies->pdata[k];
-        for (guint i = 0; i < x->cells->len; i++) {
-            cell_t *c = x->cells->pdata[i];
-            if (c->rows)
-                g_string_append(o, c->rows);
-            else
-                (*missing)++;
-        }
-    }
-    return g_string_free(o, FALSE);
-}
-
 /* ---- setting up ------------------------------------------------------------------------------------------
  */
 
@@ -1217,7 +157,7 @@ static void make_cells(ctx_t *x)
     pact_sweep *s = x->s;
     x->gamma = s->gamma >= 0 ? s->gamma : s->platform ? s->platform->gamma : 0;
     x->cells = g_ptr_array_new_with_free_func(cell_free);
-    gboolean factor = skew_from_nodelay(s->skew_mode);
+    gboolean factor = pact_sw_skew_from_nodelay(s->skew_mode);
     if (factor) {
         gboolean has_nd = FALSE;
         for (guint p = 0; p < s->patterns->len; p++)
@@ -1270,7 +210,7 @@ static GPtrArray *make_batches(pact_experiment *e, GPtrArray *studies)
                     b->id = batches->len;
                     b->phase = phase;
                     b->cells = g_array_new(FALSE, FALSE, sizeof(guint));
-                    gboolean everywhere = phase == 1 && skew_from_nodelay(x->s->skew_mode);
+                    gboolean everywhere = phase == 1 && pact_sw_skew_from_nodelay(x->s->skew_mode);
                     b->mine =
                         e->shard_n == 0 || everywhere || (int)(dealt++ % (guint)e->shard_n) == e->shard_k - 1;
                     g_ptr_array_add(batches, b);
@@ -1315,7 +255,7 @@ static GPtrArray *make_studies(pact_experiment *e, const char *out, GError **err
             ok = copy_file(x->s->user_xml, x->run, "platform.xml", err) &&
                  copy_file(x->s->user_hostfile, x->run, "hostfile", err);
         } else {
-            pact_export_opts o = export_opts(x->s);
+            pact_export_opts o = pact_sw_export_opts(x->s);
             ok = pact_platform_export(x->s->platform, &o, x->run, err);
         }
         if (ok && x->s->engine == PACT_ENGINE_SMPI) {
@@ -1342,9 +282,9 @@ static void worker(gpointer data, gpointer user)
     gint64 t0 = g_get_monotonic_time();
     if (!g_atomic_int_get(b->cancel)) {
         pact_engine en = b->x->s->engine;
-        gboolean ok = en == PACT_ENGINE_MODEL    ? model_batch(b, &b->error)
-                      : en == PACT_ENGINE_REPLAY ? replay_batch(b, &b->error)
-                                                 : launch(b, &b->error);
+        gboolean ok = en == PACT_ENGINE_MODEL    ? pact_sw_model_batch(b, &b->error)
+                      : en == PACT_ENGINE_REPLAY ? pact_sw_replay_batch(b, &b->error)
+                                                 : pact_sw_launch(b, &b->error);
         if (!ok && !b->error)
             g_set_error(&b->error, PACT_ERROR, PACT_ERROR_RUN, "batch %u failed", b->id);
         if (en == PACT_ENGINE_MODEL)
@@ -1469,7 +409,7 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int 
             cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
             if (c->rows)
                 continue; /* a resumed batch: the rows it already had are kept */
-            c->rows = cell_rows(b->x, c);
+            c->rows = pact_sw_cell_rows(b->x, c);
             g_string_append(rows, c->rows);
             pr->done++;
         }
@@ -1544,7 +484,7 @@ static void print_skews(ctx_t *x)
         g_autofree char *how = s->skew_mode == PACT_SKEW_ABSOLUTE
                                    ? g_strdup("absolute")
                                    : g_strdup_printf("%s x %g", pact_skew_mode_name(s->skew_mode), s->skew);
-        fprintf(stderr, "pact sim: %s %s %d x %d: skew %s%s:%s\n", platform_name(s), pact_coll_name(s->coll),
+        fprintf(stderr, "pact sim: %s %s %d x %d: skew %s%s:%s\n", pact_sw_platform_name(s), pact_coll_name(s->coll),
                 s->nodes, s->ppn, how, s->skew_mode == PACT_SKEW_OWN_NODELAY ? " (largest)" : "", o->str);
     }
     g_string_free(o, TRUE);
@@ -1571,7 +511,7 @@ static gboolean finish_outputs(GPtrArray *studies, const char *out, gboolean par
                                char **summary, GError **err)
 {
     guint missing = 0;
-    g_autofree char *csv = all_rows(studies, &missing);
+    g_autofree char *csv = pact_sw_all_rows(studies, &missing);
     if (missing && !partial_ok) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%u cells have no results", missing);
         return FALSE;
@@ -1656,14 +596,14 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
     if (!(studies = make_studies(e, out, err)))
         goto done;
     batches = make_batches(e, studies);
-    index = cell_index(studies);
+    index = pact_sw_cell_index(studies);
     if (resume && g_file_test(csv, G_FILE_TEST_EXISTS)) {
-        if (!load_rows(index, csv, err))
+        if (!pact_sw_load_rows(index, csv, err))
             goto done;
     }
     /* Start from the complete cells only: drops a torn end and rows of half-written batches. */
     guint missing = 0;
-    kept = all_rows(studies, &missing);
+    kept = pact_sw_all_rows(studies, &missing);
     if (!g_file_set_contents(csv, kept, -1, err))
         goto done;
     if ((fd = open(csv, O_WRONLY | O_APPEND)) < 0) {
@@ -1686,7 +626,7 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
         goto done;
     for (guint k = 0; k < studies->len; k++) {
         ctx_t *x = studies->pdata[k];
-        if (skew_from_nodelay(x->s->skew_mode))
+        if (pact_sw_skew_from_nodelay(x->s->skew_mode))
             phase2_skews(x);
         if (!e->quiet)
             print_skews(x);
@@ -1755,14 +695,14 @@ gboolean pact_experiment_merge(const char *outdir, char **dirs, gboolean figures
     g_free(e.outdir);
     e.outdir = g_strdup(outdir);
     studies = make_studies(&e, NULL, err);
-    index = cell_index(studies);
+    index = pact_sw_cell_index(studies);
     for (int i = 0; dirs[i]; i++) {
         g_autofree char *csv = g_build_filename(dirs[i], "results.csv", NULL);
-        if (!load_rows(index, csv, err))
+        if (!pact_sw_load_rows(index, csv, err))
             goto done;
     }
     guint missing = 0;
-    g_free(all_rows(studies, &missing));
+    g_free(pact_sw_all_rows(studies, &missing));
     if (missing) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
                     "pact merge: %u cells have no results in these folders (a shard missing or unfinished)",
@@ -1784,3 +724,4 @@ done:
     pact_experiment_clear(&e);
     return ok;
 }
+

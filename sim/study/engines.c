@@ -1,0 +1,296 @@
+/* engines.c - a batch of cells under one engine: smpi (one smpirun of the bench driver), model (the
+ * schedule evaluator, in this process) or replay (SMPI time-independent traces under smpirun -replay). */
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "pact_host.h"
+#include "pact_models.h"
+#include "pact_replay.h"
+#include "pact_report.h"
+#include "pact_results.h"
+#include "sweep_int.h"
+
+void pact_sw_cell_reset(cell_t *c)
+{
+    g_array_set_size(c->last, 0);
+    g_array_set_size(c->total, 0);
+    g_ptr_array_set_size(c->status, 0);
+}
+
+static gboolean read_output(ctx_t *x, const char *path, GError **err)
+{
+    g_autofree char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, err))
+        return FALSE;
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    for (int i = 1; lines[i]; i++) {
+        if (!*lines[i])
+            continue;
+        g_auto(GStrv) f = g_strsplit(lines[i], ",", 5);
+        guint64 id;
+        if (g_strv_length(f) != 5 || !g_ascii_string_to_unsigned(f[0], 10, 0, x->cells->len - 1, &id, NULL)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s:%d: malformed bench output", path, i + 1);
+            return FALSE;
+        }
+        cell_t *c = x->cells->pdata[id];
+        double l = *f[2] ? g_ascii_strtod(f[2], NULL) : NAN, t = *f[3] ? g_ascii_strtod(f[3], NULL) : NAN;
+        g_array_append_val(c->last, l);
+        g_array_append_val(c->total, t);
+        g_ptr_array_add(c->status, g_strdup(f[4]));
+    }
+    return TRUE;
+}
+
+/* The smpi engine: the batch's cells in one smpirun of the bench driver. */
+gboolean pact_sw_launch(batch_t *b, GError **err)
+{
+    ctx_t *x = b->x;
+    pact_sweep *s = x->s;
+    const char *smpi_alg =
+        pact_sw_smpi_name(s->algs->pdata[((cell_t *)x->cells->pdata[g_array_index(b->cells, guint, 0)])->alg]);
+    int P = s->procs;
+    size_t es = pact_dtype_size(s->dtype);
+    GString *plan = g_string_new("# cell coll alg count dtype op root reps gamma pattern params\n");
+    int n = 0;
+    guint64 maxbuf = 0; /* the largest buffer of a rank, bytes */
+    for (guint k = 0; k < b->cells->len; k++) {
+        guint i = g_array_index(b->cells, guint, k);
+        cell_t *c = x->cells->pdata[i];
+        const char *alg = s->algs->pdata[c->alg];
+        const guint64 bytes = g_array_index(s->sizes, guint64, c->size);
+        size_t ns, nr;
+        pact_coll_buf_counts(s->coll, 0, P, 0, (size_t)(bytes / es), &ns, &nr);
+        maxbuf = MAX(maxbuf, (guint64)MAX(ns, nr) * es);
+        pact_sw_cell_reset(c);
+        g_autoptr(GString) params = g_string_new(NULL);
+        g_auto(GStrv) name = g_strsplit(alg, ":", 2);
+        if (smpi_alg)
+            g_string_assign(params, "-");
+        else
+            pact_sw_alg_spec_params(s->coll, alg, params, NULL); /* validated before */
+        g_string_append_printf(plan, "%u %s %s %" G_GUINT64_FORMAT " %s %s %d %d %.17g %s %s\n", i,
+                               pact_coll_name(s->coll), smpi_alg ? "mpi" : name[0],
+                               g_array_index(s->sizes, guint64, c->size) / es, s->dtype, s->op, s->root,
+                               s->reps, x->gamma, c->pattern_file, params->str);
+        n++;
+    }
+    if (n == 0) {
+        g_string_free(plan, TRUE);
+        return TRUE;
+    }
+    g_autofree char *tag = g_strdup_printf("b%u", b->id);
+    g_autofree char *plan_name = g_strdup_printf("plan-%s.txt", tag);
+    g_autofree char *out_name = g_strdup_printf("bench-%s.csv", tag);
+    g_autofree char *plan_path = g_build_filename(x->run, plan_name, NULL);
+    g_autofree char *out_path = g_build_filename(x->run, out_name, NULL);
+    g_autofree char *log_path = g_strdup_printf("%s/smpirun-%s.log", x->run, tag);
+    gboolean ok = g_file_set_contents(plan_path, plan->str, (gssize)plan->len, err);
+    g_string_free(plan, TRUE);
+    if (!ok)
+        return FALSE;
+
+    GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(argv, g_strdup("smpirun"));
+    g_ptr_array_add(argv, g_strdup("-np"));
+    g_ptr_array_add(argv, g_strdup_printf("%d", P));
+    g_ptr_array_add(argv, g_strdup("-platform"));
+    g_ptr_array_add(argv, g_strdup("platform.xml"));
+    g_ptr_array_add(argv, g_strdup("-hostfile"));
+    g_ptr_array_add(argv, g_strdup("hostfile"));
+    for (const char *const *c = pact_smpi_cfg(); *c; c++)
+        g_ptr_array_add(argv, g_strdup(*c));
+    /* Timing-only payloads are SMPI_SHARED_MALLOC'd: SMPI maps one block of smpi/shared-malloc-blocksize
+     * bytes (1 MiB) over and over, one mapping per block, and aborts past vm.max_map_count (65530 by
+     * default): 256 ranks x 256 MiB alltoall buffers are 131072 mappings.  Larger blocks keep all ranks'
+     * buffers (send, receive, two scratch) under 32768 mappings; payload bytes never change simulated time.
+     */
+    guint64 block = 1u << 20;
+    while (!s->check && (4 * (maxbuf / block + 1)) * (guint64)P > 32768)
+        block *= 2;
+    if (block > (1u << 20))
+        g_ptr_array_add(argv,
+                        g_strdup_printf("--cfg=smpi/shared-malloc-blocksize:%" G_GUINT64_FORMAT, block));
+    if (smpi_alg) {
+        g_auto(GStrv) parts = g_strsplit(smpi_alg, ":", -1);
+        g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/%s:%s", pact_coll_name(s->coll), parts[0]));
+        for (int i = 1; parts[i]; i++) { /* collective=NAME, validated */
+            char *eq = strchr(parts[i], '=');
+            *eq = 0;
+            g_ptr_array_add(argv, g_strdup_printf("--cfg=smpi/%s:%s", parts[i], eq + 1));
+        }
+    }
+    g_ptr_array_add(argv, g_strdup(x->bench));
+    g_ptr_array_add(argv, g_strdup("--plan"));
+    g_ptr_array_add(argv, g_strdup(plan_name));
+    g_ptr_array_add(argv, g_strdup("--out"));
+    g_ptr_array_add(argv, g_strdup(out_name));
+    if (!s->check)
+        g_ptr_array_add(argv, g_strdup("--timing-only"));
+    g_ptr_array_add(argv, NULL);
+
+    /* pact-smpi-clock.so, built next to the bench driver, spares SMPI two system calls per MPI call (see
+     * sim/smpi_clock.c); without it the simulated times are the same, only slower to get. */
+    g_autofree char *bench_dir = g_path_get_dirname(x->bench);
+    g_autofree char *clock = g_build_filename(bench_dir, "pact-smpi-clock.so", NULL);
+    g_autofree char *preload = NULL;
+    char **envp = g_get_environ();
+    if (g_file_test(clock, G_FILE_TEST_IS_REGULAR)) {
+        const char *was = g_environ_getenv(envp, "LD_PRELOAD");
+        preload = was && *was ? g_strconcat(clock, " ", was, NULL) : g_strdup(clock);
+        envp = g_environ_setenv(envp, "LD_PRELOAD", preload, TRUE);
+    }
+    g_autofree char *sout = NULL, *serr = NULL;
+    int status = 0;
+    GError *e = NULL;
+    ok = g_spawn_sync(x->run, (char **)argv->pdata, envp, G_SPAWN_SEARCH_PATH, pact_child_setup, NULL, &sout,
+                      &serr, &status, &e);
+    g_strfreev(envp);
+    g_autofree char *cmdline = g_strjoinv(" ", (char **)argv->pdata);
+    g_ptr_array_unref(argv);
+    g_autofree char *env = preload ? g_strdup_printf("LD_PRELOAD='%s' ", preload) : g_strdup("");
+    g_autofree char *log = g_strdup_printf("$ %s%s\n%s%s", env, cmdline, sout ? sout : "", serr ? serr : "");
+    g_file_set_contents(log_path, log, -1, NULL);
+    if (!ok) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot run smpirun: %s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    if (!g_spawn_check_wait_status(status, NULL)) {
+        g_autofree char *cause = pact_smpirun_cause(log);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "smpirun failed: %s (log: %s)", cause, log_path);
+        return FALSE;
+    }
+    return read_output(x, out_path, err);
+}
+
+/* The build arguments of a cell of the model or replay engine (its spec was validated; *params holds the
+ * parameter values, free() it); returns NULL when its algorithm applies, else the cell's status
+ * "restricted:why". */
+static char *cell_args(const ctx_t *x, const cell_t *c, const pact_alg **alg, pact_build_args *a, long **params)
+{
+    const pact_sweep *s = x->s;
+    const char *why = NULL;
+    char msg[256];
+    pact_spec_parse(s->coll, s->algs->pdata[c->alg], alg, params, msg, sizeof msg);
+    *a = (pact_build_args){.coll = s->coll,
+                           .size = s->procs,
+                           .root = s->root,
+                           .commutative = 1,
+                           .elem_size = pact_dtype_size(s->dtype),
+                           .params = *params,
+                           .place = &x->place};
+    a->count = (size_t)(g_array_index(s->sizes, guint64, c->size) / a->elem_size);
+    if (pact_alg_applies(*alg, a, &why) == PACT_OK)
+        return NULL;
+    char *status = g_strdup_printf("restricted:%s", why);
+    g_strdelimit(status + strlen("restricted:"), ", ", '_');
+    return status;
+}
+
+/* A deterministic engine simulates one call: it serves every repetition (rows still come one per rep). */
+static void cell_set(cell_t *c, int reps, double l, double t, const char *status)
+{
+    pact_sw_cell_reset(c);
+    for (int rep = 0; rep < reps; rep++) {
+        g_array_append_val(c->last, l);
+        g_array_append_val(c->total, t);
+        g_ptr_array_add(c->status, g_strdup(status));
+    }
+}
+
+/* The model engine: every cell of the batch through the schedule evaluator, in this process.  Cells come
+ * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
+ * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition. */
+gboolean pact_sw_model_batch(batch_t *b, GError **err)
+{
+    ctx_t *x = b->x;
+    pact_sweep *s = x->s;
+    pact_model_params prm;
+    pact_model_params_platform(&prm, s->platform, s->ppn);
+    prm.gamma = x->gamma;
+    pact_model_eval *w = pact_model_eval_new();
+    pact_model_sched *ms = NULL;
+    guint ms_alg = G_MAXUINT, ms_size = G_MAXUINT;
+    gboolean ok = FALSE;
+    for (guint k = 0; k < b->cells->len; k++) {
+        cell_t *c = x->cells->pdata[g_array_index(b->cells, guint, k)];
+        const pact_alg *alg;
+        pact_build_args a;
+        g_autofree long *params = NULL;
+        g_autofree char *restricted = cell_args(x, c, &alg, &a, &params);
+        if (restricted) {
+            cell_set(c, s->reps, NAN, NAN, restricted);
+            continue;
+        }
+        if (!ms || ms_alg != c->alg || ms_size != c->size) {
+            pact_model_sched_free(ms);
+            if (!(ms = pact_model_prepare(alg, &a, err)))
+                goto out;
+            ms_alg = c->alg;
+            ms_size = c->size;
+        }
+        g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
+        GArray *d = pact_pattern_read(path, s->procs, err);
+        pact_model_result r;
+        gboolean done = d && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
+        if (d)
+            g_array_unref(d);
+        if (!done)
+            goto out;
+        cell_set(c, s->reps, r.dhat, r.dstar, "ok");
+    }
+    ok = TRUE;
+out:
+    pact_model_sched_free(ms);
+    pact_model_eval_free(w);
+    return ok;
+}
+
+/* Mean of the reps that ran ("ok" or "wrong"), NAN when none did. */
+gboolean pact_sw_replay_batch(batch_t *b, GError **err)
+{
+    ctx_t *x = b->x;
+    pact_sweep *s = x->s;
+    for (guint k = 0; k < b->cells->len; k++) {
+        guint i = g_array_index(b->cells, guint, k);
+        cell_t *c = x->cells->pdata[i];
+        const pact_alg *alg;
+        pact_build_args a;
+        g_autofree long *params = NULL;
+        g_autofree char *restricted = cell_args(x, c, &alg, &a, &params);
+        if (restricted) {
+            cell_set(c, s->reps, NAN, NAN, restricted);
+            continue;
+        }
+        g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
+        g_autoptr(GArray) d = pact_pattern_read(path, s->procs, err);
+        if (!d)
+            return FALSE;
+        g_autofree char *dir = g_strdup_printf("%s/replay-%u", x->run, i);
+        g_autofree char *xml = g_build_filename(x->run, "platform.xml", NULL);
+        g_autofree char *hosts = g_build_filename(x->run, "hostfile", NULL);
+        pact_replay_cell rc = {.coll = s->coll,
+                               .alg = s->algs->pdata[c->alg],
+                               .P = s->procs,
+                               .root = s->root,
+                               .count = a.count,
+                               .elem_size = a.elem_size,
+                               .commutative = 1, /* sum, max and min */
+                               .gamma = x->gamma,
+                               .delays = (const double *)d->data,
+                               .place = &x->place};
+        double l, t;
+        if (!pact_replay_write(&rc, dir, err) || !pact_replay_run(dir, xml, hosts, s->procs, &l, &t, err))
+            return FALSE;
+        if (!g_getenv("PACT_KEEP_TRACES"))
+            pact_rm_rf(dir); /* traces of 1024 ranks are large; PACT_KEEP_TRACES keeps them */
+        cell_set(c, s->reps, l, t, "ok");
+    }
+    return TRUE;
+}
+

@@ -1,0 +1,67 @@
+/*
+ * sweep_int.h - what the files of pact sim's runner share: a study's context, its cells and their batches
+ * (sweep.c runs an experiment, validate.c checks a study, engines.c runs a batch of cells under the smpi,
+ * model or replay engine, cells.c writes and reads their results.csv rows).
+ */
+#ifndef PACT_SWEEP_INT_H
+#define PACT_SWEEP_INT_H
+
+#include "pact_run.h"
+
+typedef struct {
+    guint alg, size, pat; /* indices into the sweep's lists */
+    double skew_s;
+    char *pattern_file;
+    int phase;
+    guint batch;          /* index into the experiment's batches */
+    GArray *last, *total; /* double per rep */
+    GPtrArray *status;    /* char * per rep */
+    char *rows;           /* its results.csv rows, once it has all its repetitions */
+} cell_t;
+
+typedef struct {
+    pact_sweep *s;
+    guint index;      /* of the study in the experiment */
+    GPtrArray *cells; /* cell_t *, in report order: algorithm by size by pattern */
+    char *run;        /* OUT/run/sK: platform, plans, patterns, logs */
+    char *bench;      /* absolute path of pact-bench-smpi (smpi engine) */
+    double gamma;
+    pact_place place; /* the ranks' nodes, for the builders of the model and replay engines */
+} ctx_t;
+
+/* The cells that share one simulation. */
+typedef struct {
+    ctx_t *x;
+    guint id;
+    int phase;
+    GArray *cells; /* guint: indices into x->cells */
+    gboolean mine; /* run by this shard */
+    GError *error;
+    gint *cancel;
+    GAsyncQueue *done;
+    double seconds; /* wall time it took */
+} batch_t;
+
+typedef struct {
+    ctx_t *x;
+    cell_t *c;
+} cell_ref;
+
+/* validate.c */
+gboolean pact_sw_skew_from_nodelay(pact_skew_mode m); /* the skew needs the no-delay cells first */
+const char *pact_sw_smpi_name(const char *alg);          /* SPEC of "smpi:SPEC", else NULL */
+gboolean pact_sw_alg_spec_params(pact_coll coll, const char *spec, GString *params, GError **err);
+const char *pact_sw_platform_name(const pact_sweep *s);  /* the platform column */
+pact_export_opts pact_sw_export_opts(const pact_sweep *s);
+/* engines.c: run the cells of a batch, filling their values */
+void pact_sw_cell_reset(cell_t *c);
+gboolean pact_sw_launch(batch_t *b, GError **err);       /* smpi: one smpirun of the bench driver */
+gboolean pact_sw_model_batch(batch_t *b, GError **err);  /* model: the schedule evaluator, in process */
+gboolean pact_sw_replay_batch(batch_t *b, GError **err); /* replay: SMPI time-independent traces */
+/* cells.c: results.csv rows */
+char *pact_sw_cell_rows(const ctx_t *x, const cell_t *c);
+GHashTable *pact_sw_cell_index(GPtrArray *studies);
+gboolean pact_sw_load_rows(GHashTable *index, const char *path, GError **err);
+char *pact_sw_all_rows(GPtrArray *studies, guint *missing);
+
+#endif
