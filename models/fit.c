@@ -43,19 +43,6 @@ void pact_model_params_platform(pact_model_params *m, const pact_platform *p, in
     m->net = PACT_NET_SHARED;
 }
 
-/* The whole file, or NULL with an input error naming it. */
-static char *read_text(const char *path, gsize *len, GError **err)
-{
-    char *text = NULL;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, len, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
-        g_error_free(e);
-        return NULL;
-    }
-    return text;
-}
-
 /* ---- fitted parameter files ---- */
 
 void pact_model_fit_init(pact_model_fit *f)
@@ -193,7 +180,7 @@ static gboolean read_alg(const char *file, yaml_document_t *d, yaml_node_t *n, p
 gboolean pact_model_fit_read(const char *path, pact_model_fit *f, GError **err)
 {
     gsize len = 0;
-    g_autofree char *text = read_text(path, &len, err);
+    g_autofree char *text = pact_read_file(path, &len, err);
     if (!text)
         return FALSE;
     yaml_parser_t parser;
@@ -290,7 +277,7 @@ static gboolean add_point(const pact_result_row *r, const char *line, int lineno
 GArray *pact_model_points_read(const char *path, GError **err)
 {
     gsize len = 0;
-    g_autofree char *text = read_text(path, &len, err);
+    g_autofree char *text = pact_read_file(path, &len, err);
     if (!text)
         return NULL;
     points_t x = {g_array_new(FALSE, FALSE, sizeof(pact_model_point)), path};

@@ -42,16 +42,6 @@ static gboolean number(const char *s, double *v)
     return *end == 0 && errno == 0 && isfinite(*v);
 }
 
-static gboolean read_text(const char *path, char **text, GError **err)
-{
-    GError *e = NULL;
-    if (g_file_get_contents(path, text, NULL, &e))
-        return TRUE;
-    g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
-    g_error_free(e);
-    return FALSE;
-}
-
 /* Files are read once and parsed from memory, so that a pipe (<(...)) works too. */
 static GArray *parse_pattern(const char *path, char *text, int p, GError **err)
 {
@@ -97,7 +87,7 @@ fail:
 GArray *pact_pattern_read(const char *path, int p, GError **err)
 {
     g_autofree char *text = NULL;
-    return read_text(path, &text, err) ? parse_pattern(path, text, p, err) : NULL;
+    return (text = pact_read_file(path, NULL, err)) ? parse_pattern(path, text, p, err) : NULL;
 }
 
 /* ---- traces ------------------------------------------------------------------------------------------ */
@@ -251,7 +241,7 @@ gboolean pact_trace_read(const char *path, pact_trace *t, GError **err)
 {
     g_autofree char *text = NULL;
     memset(t, 0, sizeof(*t));
-    return read_text(path, &text, err) && parse_trace(path, text, t, err);
+    return (text = pact_read_file(path, NULL, err)) && parse_trace(path, text, t, err);
 }
 
 void pact_trace_free(pact_trace *t)
@@ -283,7 +273,7 @@ GArray *pact_pattern_load(const char *path, int p, pact_trace *trace, GError **e
     pact_trace t;
     if (trace)
         memset(trace, 0, sizeof(*trace));
-    if (!read_text(path, &text, err))
+    if (!(text = pact_read_file(path, NULL, err)))
         return NULL;
     if (!sniff(text))
         return parse_pattern(path, text, p, err);

@@ -332,12 +332,8 @@ out:
 pact_platform *pact_platform_load(const char *path, GError **err)
 {
     g_autofree char *text = NULL;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
-        g_error_free(e);
+    if (!(text = pact_read_file(path, NULL, err)))
         return NULL;
-    }
     return pact_platform_parse(path, text, err);
 }
 

@@ -189,3 +189,15 @@ char *pact_smpirun_cause(const char *output)
         best = strstr(unc, ": ") + 2;
     return g_strdup(best);
 }
+
+char *pact_read_file(const char *path, gsize *len, GError **err)
+{
+    char *text = NULL;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, len, &e)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
+        g_error_free(e);
+        return NULL;
+    }
+    return text;
+}

@@ -36,6 +36,8 @@ char *pact_find_tool(const char *name, const char *env_var, GError **err);
 
 /* A number >= 0 (no unit), finite; `what` names the flag in messages. */
 gboolean pact_parse_number(const char *text, const char *what, double *out, GError **err);
+/* The whole file (g_free it) and its length (len may be NULL), or NULL with PACT_ERROR_INPUT naming it. */
+char *pact_read_file(const char *path, gsize *len, GError **err);
 /* Removes a file, or a folder with everything in it (symbolic links are removed, not followed). */
 void pact_rm_rf(const char *path);
 /* A g_spawn child setup function: the child gets SIGTERM when the thread that spawned it dies. */

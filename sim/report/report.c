@@ -266,12 +266,8 @@ pact_report *pact_report_load(const char *csv_path, GError **err)
 {
     g_autofree char *text = NULL;
     gsize len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(csv_path, &text, &len, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
-        g_error_free(e);
+    if (!(text = pact_read_file(csv_path, &len, err)))
         return NULL;
-    }
     return pact_report_parse(text, len, csv_path, err);
 }
 

@@ -137,12 +137,8 @@ gboolean pact_sw_load_rows(GHashTable *index, const char *path, GError **err)
 {
     g_autofree char *text = NULL;
     gsize len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
-        g_error_free(e);
+    if (!(text = pact_read_file(path, &len, err)))
         return FALSE;
-    }
     g_autoptr(GHashTable) pending =
         g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_ptr_array_unref);
     load_t l = {.index = index, .pending = pending, .path = path};

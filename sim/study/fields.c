@@ -153,12 +153,8 @@ gboolean pact_exp_read(GHashTable *f, const char *path, GError **err)
 {
     g_autofree char *text = NULL;
     gsize len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
-        g_error_free(e);
+    if (!(text = pact_read_file(path, &len, err)))
         return FALSE;
-    }
     yaml_parser_t parser;
     yaml_document_t doc;
     yaml_parser_initialize(&parser);
@@ -306,12 +302,8 @@ static gboolean add_digest(GString *o, GHashTable *seen, const char *path, GErro
         return TRUE;
     g_autofree char *text = NULL;
     gsize len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s", e->message);
-        g_error_free(e);
+    if (!(text = pact_read_file(path, &len, err)))
         return FALSE;
-    }
     g_autofree char *hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
     g_string_append_printf(o, DIGEST_TAG "%s %s\n", hex, path);
     g_hash_table_add(seen, g_strdup(path));
