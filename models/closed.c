@@ -27,13 +27,14 @@ gboolean pact_model_terms_of(const pact_alg *alg, int P, double m, pact_model_te
     pact_cost_set(t, 0, 0, 0);
     if (P < 1 || !(m >= 0) || !alg->terms)
         return FALSE;
+    gboolean ok = TRUE;
     if (m == 0)
         src = "nothing to move";
     else
-        alg->terms(P, m, t, &src);
+        ok = alg->terms(P, m, t, &src) != 0;
     if (source)
         *source = src;
-    return TRUE;
+    return ok;
 }
 
 /* ---- two levels: ranks r and r' share a node when r/ppn == r'/ppn (block mapping) ---- */

@@ -121,8 +121,9 @@ typedef int (*pact_builder_fn)(pact_sched *s, const pact_build_args *a);
 typedef struct {
     double a, b, c;
 } pact_cost;
-/* Fills t for P >= 2 and m > 0 (the caller handles P = 1 and m = 0); *source gets where it comes from. */
-typedef void (*pact_cost_fn)(int P, double m, pact_cost *t, const char **source);
+/* Fills t for P >= 1 ranks and m > 0 bytes (m = 0 only for collectives that move no data); *source gets where
+ * the form comes from.  Returns 0 where the algorithm has no closed form at (P, m). */
+typedef int (*pact_cost_fn)(int P, double m, pact_cost *t, const char **source);
 
 typedef struct {
     pact_coll coll;

@@ -60,10 +60,11 @@ int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     *src = "Thakur 2005 (Bruck): ceil(log2 P) alpha + (P-1) beta m";
     pact_cost_set(t, pact_clog2(P), (P - 1) * m, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_allgather_bruck = {

@@ -43,11 +43,12 @@ int pact_allgather_linear_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     *src = "PG 2007: linear gather, (P-1)(alpha + beta m), then linear bcast of P blocks, (P-1)(alpha + "
            "beta P m)";
     pact_cost_set(t, 2.0 * (P - 1), (P - 1) * m * (1.0 + P), 0);
+    return 1;
 }
 
 const pact_alg pact_alg_allgather_linear = {

@@ -52,14 +52,14 @@ int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     if (P % 2) { /* Open MPI's fallback */
-        pact_alg_find(PACT_COLL_ALLGATHER, "ring")->terms(P, m, t, src);
-        return;
+        return pact_alg_find(PACT_COLL_ALLGATHER, "ring")->terms(P, m, t, src);
     }
     *src = "Chen et al. 2005 (neighbor exchange): P/2 alpha + (P-1) beta m";
     pact_cost_set(t, P / 2, (P - 1) * m, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_allgather_neighbor = {

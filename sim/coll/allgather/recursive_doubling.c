@@ -42,15 +42,15 @@ int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     int L = pact_flog2(P);
     if ((1 << L) != P) { /* Open MPI's fallback */
-        pact_alg_find(PACT_COLL_ALLGATHER, "bruck")->terms(P, m, t, src);
-        return;
+        return pact_alg_find(PACT_COLL_ALLGATHER, "bruck")->terms(P, m, t, src);
     }
     *src = "Thakur 2005: log2(P) alpha + (P-1) beta m";
     pact_cost_set(t, L, (P - 1) * m, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_allgather_recursive_doubling = {

@@ -36,10 +36,11 @@ int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     *src = "Thakur 2005; Tran 2.2.1: (P-1)(alpha + beta m)";
     pact_cost_set(t, P - 1, (P - 1) * m, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_allgather_ring = {

@@ -32,10 +32,11 @@ int pact_allreduce_basic_linear_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     *src = "SUARA eq. 3 (Table 1): linear reduce, then linear bcast";
     pact_cost_set(t, 2.0 * (P - 1), 2.0 * (P - 1) * m, (P - 1) * m);
+    return 1;
 }
 
 const pact_alg pact_alg_allreduce_basic_linear = {

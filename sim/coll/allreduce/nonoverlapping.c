@@ -41,7 +41,7 @@ int pact_allreduce_nonoverlapping_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     pact_cost r, b;
     const char *s;
@@ -49,6 +49,7 @@ static void terms(int P, double m, pact_cost *t, const char **src)
     pact_alg_find(PACT_COLL_BCAST, "binomial")->terms(P, m, &b, &s);
     *src = "SUARA eq. 4: T(reduce binomial) + T(bcast binomial), Open MPI's default pair";
     pact_cost_set(t, r.a + b.a, r.b + b.b, r.c + b.c);
+    return 1;
 }
 
 const pact_alg pact_alg_allreduce_nonoverlapping = {

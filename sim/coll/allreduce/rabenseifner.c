@@ -67,12 +67,11 @@ int pact_allreduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     const int L = pact_flog2(P), pof2 = 1 << L;
     if (m / pact_cost_elem(m) < pof2 || P == 1) { /* Open MPI's fallback */
-        pact_alg_find(PACT_COLL_ALLREDUCE, "basic_linear")->terms(P, m, t, src);
-        return;
+        return pact_alg_find(PACT_COLL_ALLREDUCE, "basic_linear")->terms(P, m, t, src);
     }
     double f = (pof2 - 1.0) / pof2;
     *src = pof2 == P ? "SUARA eq. 8; Thakur 2005"
@@ -81,6 +80,7 @@ static void terms(int P, double m, pact_cost *t, const char **src)
     pact_cost_set(t, 2.0 * L, 2 * f * m, f * m);
     if (pof2 != P)
         pact_cost_set(t, t->a + 3, t->b + 2 * m, t->c + m / 2);
+    return 1;
 }
 
 const pact_alg pact_alg_allreduce_rabenseifner = {

@@ -88,7 +88,7 @@ int pact_allreduce_recursive_doubling_build(pact_sched *s, const pact_build_args
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     const int L = pact_flog2(P), pof2 = 1 << L;
     *src = pof2 == P ? "SUARA eq. 5; Thakur 2005"
@@ -98,6 +98,7 @@ static void terms(int P, double m, pact_cost *t, const char **src)
         pact_cost_set(t, L, L * m, L * m);
     else
         pact_cost_set(t, L + 2, (L + 2) * m, (L + 1) * m);
+    return 1;
 }
 
 const pact_alg pact_alg_allreduce_recursive_doubling = {

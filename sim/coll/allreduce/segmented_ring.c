@@ -56,10 +56,10 @@ int pact_allreduce_segmented_ring_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     /* the default segsize 0 is the ring (SUARA eq. 7 with n_s = 1 is eq. 6) */
-    pact_alg_find(PACT_COLL_ALLREDUCE, "ring")->terms(P, m, t, src);
+    return pact_alg_find(PACT_COLL_ALLREDUCE, "ring")->terms(P, m, t, src);
 }
 
 const pact_alg pact_alg_allreduce_segmented_ring = {

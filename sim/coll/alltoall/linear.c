@@ -28,11 +28,12 @@ int pact_alltoall_linear_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     *src = "PG 2007: every message posted at once, serialized on the ports "
            "(linear_sync's default max_requests 0 is linear)";
     pact_cost_set(t, P - 1, (P - 1) * m, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_alltoall_linear = {

@@ -93,7 +93,7 @@ static double bruck_blocks(int P, int d)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     int C = pact_clog2(P);
     double blocks = 0;
@@ -102,6 +102,7 @@ static void terms(int P, double m, pact_cost *t, const char **src)
     *src = "Thakur 2005 (Bruck): ceil(log2 P) steps of the blocks whose index has that bit set (P/2 "
            "for P a power of two); local copies free";
     pact_cost_set(t, C, blocks * m, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_alltoall_modified_bruck = {

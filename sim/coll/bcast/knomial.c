@@ -45,12 +45,12 @@ static int knomial_path(int i, long n, int radix)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     if (P == 1) {
         *src = "one rank: nothing moves";
         pact_cost_set(t, 0, 0, 0);
-        return;
+        return 1;
     }
     int K = 0;
     for (long x = 1; x < P; x *= 4)
@@ -60,6 +60,7 @@ static void terms(int P, double m, pact_cost *t, const char **src)
            "its children farthest first, one after another; the longest such path for other P (derived "
            "from the schedule)";
     pact_cost_set(t, k, k * m, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_bcast_knomial = {

@@ -57,21 +57,21 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     if (P == 1) {
         *src = "one rank: nothing moves";
         pact_cost_set(t, 0, 0, 0);
-        return;
+        return 1;
     }
     if (m / pact_cost_elem(m) < P) { /* Open MPI's fallback */
-        pact_alg_find(PACT_COLL_BCAST, "basic_linear")->terms(P, m, t, src);
-        return;
+        return pact_alg_find(PACT_COLL_BCAST, "basic_linear")->terms(P, m, t, src);
     }
     int C = pact_clog2(P);
     double b = pact_cost_big_block(m, P);
     *src = "Thakur 2005: binomial scatter + ring allgather";
     pact_cost_set(t, C + P - 1.0, 2.0 * (P - 1) * b, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_bcast_scatter_allgather_ring = {

@@ -130,22 +130,22 @@ int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     if (P == 1) {
         *src = "one rank: nothing moves";
         pact_cost_set(t, 0, 0, 0);
-        return;
+        return 1;
     }
     if (m / pact_cost_elem(m) < 2) { /* Open MPI's fallback: the chain of one, a pipeline */
-        pact_alg_find(PACT_COLL_BCAST, "pipeline")->terms(P, m, t, src);
-        return;
+        return pact_alg_find(PACT_COLL_BCAST, "pipeline")->terms(P, m, t, src);
     }
     int D = pact_flog2(P);
     double h = pact_cost_big_block(m, 2);
     *src = "PG 2007 (split binary tree), unsegmented: halves down two binary trees, each parent serving "
            "two children in turn, then the exchange of halves (derived from the schedule)";
     pact_cost_set(t, 2.0 * D + 1, (2.0 * D + 1) * h, 0);
+    return 1;
 }
 
 const pact_alg pact_alg_bcast_split_binary_tree = {

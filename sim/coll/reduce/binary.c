@@ -30,17 +30,18 @@ int pact_reduce_binary_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     if (P == 1) {
         *src = "one rank: nothing moves";
         pact_cost_set(t, 0, 0, 0);
-        return;
+        return 1;
     }
     int D = pact_flog2(P);
     *src = "PG 2007 (binary tree), unsegmented: per level two messages on the parent's receive port and "
            "one reduction on the critical path (derived from the schedule)";
     pact_cost_set(t, 2.0 * D, 2.0 * D * m, D * m);
+    return 1;
 }
 
 const pact_alg pact_alg_reduce_binary = {

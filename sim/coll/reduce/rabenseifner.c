@@ -101,17 +101,16 @@ int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
-static void terms(int P, double m, pact_cost *t, const char **src)
+static int terms(int P, double m, pact_cost *t, const char **src)
 {
     if (P == 1) {
         *src = "one rank: nothing moves";
         pact_cost_set(t, 0, 0, 0);
-        return;
+        return 1;
     }
     const int L = pact_flog2(P), pof2 = 1 << L;
     if (m / pact_cost_elem(m) < pof2) { /* Open MPI's fallback */
-        pact_alg_find(PACT_COLL_REDUCE, "linear")->terms(P, m, t, src);
-        return;
+        return pact_alg_find(PACT_COLL_REDUCE, "linear")->terms(P, m, t, src);
     }
     double f = (pof2 - 1.0) / pof2;
     *src = "Thakur 2005 (reduce-scatter + binomial gather); for P not a power of two plus Open MPI's "
@@ -119,6 +118,7 @@ static void terms(int P, double m, pact_cost *t, const char **src)
     pact_cost_set(t, 2.0 * L, 2 * f * m, f * m);
     if (pof2 != P)
         pact_cost_set(t, t->a + 2, t->b + m, t->c + m / 2);
+    return 1;
 }
 
 const pact_alg pact_alg_reduce_rabenseifner = {
