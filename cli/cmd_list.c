@@ -10,8 +10,10 @@
 
 static void restrictions(unsigned r, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s%s%s%s", r & PACT_R_POF2 ? "pof2 " : "", r & PACT_R_COMMUTATIVE ? "commutative " : "",
-             r & PACT_R_COUNT_GE_P ? "count>=P " : "", r ? "" : "-");
+    snprintf(buf, n, "%s%s%s%s%s%s%s%s", r & PACT_R_POF2 ? "pof2 " : "",
+             r & PACT_R_COMMUTATIVE ? "commutative " : "", r & PACT_R_COUNT_GE_P ? "count>=P " : "",
+             r & PACT_R_NOT_INPLACE ? "not-inplace " : "", r & PACT_R_TWO_PROCS ? "P<=2 " : "",
+             r & PACT_R_PLACE ? "nodes " : "", r & PACT_R_ORDER ? "arrival-order " : "", r ? "" : "-");
     size_t l = strlen(buf);
     if (l > 1 && buf[l - 1] == ' ')
         buf[l - 1] = 0;
@@ -39,9 +41,7 @@ static int list_algorithms(const char *coll, const char *format)
 {
     int want = -1;
     if (coll && (want = pact_coll_from_name(coll)) < 0) {
-        fprintf(stderr,
-                "pact: --coll %s: unknown collective (allreduce, reduce, bcast, alltoall, allgather)\n",
-                coll);
+        fprintf(stderr, "pact: --coll %s: unknown collective (%s)\n", coll, pact_coll_list());
         return 2;
     }
     int csv = !strcmp(format, "csv");
@@ -57,18 +57,18 @@ static int list_algorithms(const char *coll, const char *format)
     if (csv)
         puts("collective,algorithm,ompi_id,mpich,smpi,smpi_params,restrictions,parameters,cost,source,m");
     else if (want >= 0)
-        printf("%-10s %-20s %5s %-20s %-8s %-12s cost (m = bytes per %s)\n", "collective", "algorithm",
+        printf("%-14s %-20s %5s %-20s %-8s %-12s cost (m = bytes per %s)\n", "collective", "algorithm",
                "ompi", "mpich", "smpi", "restrictions",
                blocks->len ? "block: sent to each process" : "process");
     else
-        printf("%-10s %-20s %5s %-20s %-8s %-12s cost (m = bytes per process; per block for %s)\n",
+        printf("%-14s %-20s %5s %-20s %-8s %-12s cost (m = bytes per process; per block for %s)\n",
                "collective", "algorithm", "ompi", "mpich", "smpi", "restrictions", blocks->str);
     g_string_free(blocks, TRUE);
     for (size_t i = 0; i < pact_alg_count(); i++) {
         const pact_alg *a = pact_alg_at(i);
         if (want >= 0 && (int)a->coll != want)
             continue;
-        char r[64], id[16], params[256] = "";
+        char r[160], id[16], params[256] = "";
         restrictions(a->restrictions, r, sizeof(r));
         snprintf(id, sizeof(id), "%d", a->ompi_id);
         for (size_t k = 0; k < pact_alg_nparams(a); k++)
@@ -87,7 +87,7 @@ static int list_algorithms(const char *coll, const char *format)
             csv_field(a->source, 0);
             csv_field(pact_coll_m_per_block(a->coll) ? "bytes per block" : "bytes per process", 1);
         } else {
-            printf("%-10s %-20s %5s %-20s %-8s %-12s %s\n", pact_coll_name(a->coll), a->name,
+            printf("%-14s %-20s %5s %-20s %-8s %-12s %s\n", pact_coll_name(a->coll), a->name,
                    a->ompi_id ? id : "-", a->mpich ? a->mpich : "-", a->smpi ? a->smpi : "-", r, a->cost);
         }
     }

@@ -113,17 +113,17 @@ static int predict(predict_opts *o)
     int c = o->coll ? pact_coll_from_name(o->coll) : -1;
     gboolean csv = o->format && !strcmp(o->format, "csv");
     if (c < 0) {
-        fprintf(stderr,
-                "pact model predict: --coll %s: expected allreduce, reduce, bcast, alltoall or "
-                "allgather\n",
-                o->coll ? o->coll : "(missing)");
+        fprintf(stderr, "pact model predict: --coll %s: expected one of %s\n",
+                o->coll ? o->coll : "(missing)", pact_coll_list());
         goto out;
     }
-    if (!o->alg || o->P < 1 || !o->size) {
-        fprintf(stderr, "pact model predict: --alg, -P (>= 1) and -m are required\n");
+    /* a collective without data (barrier): -m is optional and ignored, the cell is 0 bytes */
+    const int dataless = pact_coll_dataless((pact_coll)c);
+    if (!o->alg || o->P < 1 || (!o->size && !dataless)) {
+        fprintf(stderr, "pact model predict: --alg, -P (>= 1) and -m are required (-m: not for barrier)\n");
         goto out;
     }
-    if (pact_parse_size(o->size, &bytes) != PACT_OK) {
+    if (!dataless && pact_parse_size(o->size, &bytes) != PACT_OK) {
         fprintf(stderr, "pact model predict: -m %s: expected a size such as 8, 64K, 1M\n", o->size);
         goto out;
     }

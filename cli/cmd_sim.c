@@ -25,7 +25,8 @@ static const struct {
     {"coll", "collective(s) (default allreduce; pact list collectives)", "C[,C]"},
     {"algs", "algorithms: all (default) or a list; smpi:NAME runs SimGrid's built-in NAME", "A,B"},
     {"sizes",
-     "bytes per process (per block for alltoall, allgather): 8,1K,64K,1M or 8..1M (default 8,1K,64K,1M)",
+     "bytes per process (per block for alltoall, allgather): 8,1K,64K,1M or 8..1M (default 8,1K,64K,1M); a "
+     "barrier ignores them (one 0-byte cell)",
      "LIST"},
     {"patterns", "arrival patterns: shapes (pact list patterns) or file:PATH (default no_delay,last_delayed)",
      "LIST"},

@@ -51,6 +51,11 @@ int pact_coll_m_per_block(pact_coll c)
     return (unsigned)c < PACT_NCOLL && traits[c].size_per == PACT_PER_BLOCK;
 }
 
+int pact_coll_dataless(pact_coll c)
+{
+    return (unsigned)c < PACT_NCOLL && traits[c].send == PACT_SHAPE_NONE && traits[c].recv == PACT_SHAPE_NONE;
+}
+
 int pact_coll_rank_inplace(pact_coll c, int rank, int root, int inplace)
 {
     pact_inplace r = traits[c].inplace;

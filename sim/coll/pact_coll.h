@@ -50,6 +50,8 @@ const char *pact_coll_list(void);
 /* 1 when a count (pact sim's --sizes, a cost's m) is one block of a buffer of P blocks (alltoall,
  * allgather), 0 when it is a process's whole buffer (the traits' size_per). */
 int pact_coll_m_per_block(pact_coll c);
+/* 1 when the collective moves no data (barrier): sizes do not apply, counts are 0. */
+int pact_coll_dataless(pact_coll c);
 
 /* ---- algorithms -------------------------------------------------------------------------------- */
 
@@ -58,8 +60,9 @@ int pact_coll_m_per_block(pact_coll c);
 #define PACT_R_COMMUTATIVE (1u << 1) /* the operation must be commutative */
 #define PACT_R_COUNT_GE_P (1u << 2)  /* count >= P */
 #define PACT_R_NOT_INPLACE (1u << 3) /* no MPI_IN_PLACE (Open MPI runs a dedicated algorithm then) */
-#define PACT_R_PLACE (1u << 4)       /* needs args->place (hierarchical algorithms) */
-#define PACT_R_ORDER (1u << 5)       /* needs args->order (schedules built from the arrival order) */
+#define PACT_R_TWO_PROCS (1u << 4)   /* P <= 2 (Open MPI's two_procs barrier refuses more) */
+#define PACT_R_PLACE (1u << 5)       /* needs args->place (hierarchical algorithms) */
+#define PACT_R_ORDER (1u << 6)       /* needs args->order (schedules built from the arrival order) */
 
 /* A tunable parameter of an algorithm (segment size, fan-out, radix ...); an algorithm has any number, listed
  * in its registry entry as an array ending with {NULL}. */

@@ -329,6 +329,9 @@ static int library_call(const cell_t *c, call_t *k, MPI_Comm comm)
     case PACT_COLL_ALLGATHER:
         PACT_MPI_CHECK(MPI_Allgather(sb, n, t, k->recv, n, t, comm));
         break;
+    case PACT_COLL_BARRIER:
+        PACT_MPI_CHECK(MPI_Barrier(comm));
+        break;
     default:
         rc = PACT_ERR_ARG;
     }
@@ -483,10 +486,70 @@ static void expected_fold(const cell_t *c, int P, void *want, size_t n)
     }
 }
 
+/* A clock all ranks share: SimGrid's in simulation; on a real machine CLOCK_MONOTONIC, one clock for the
+ * processes of one node (the barrier check below is exact there, and meaningless across nodes). */
+static double shared_clock(void)
+{
+#ifdef PACT_SMPI
+    return MPI_Wtime();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+#endif
+}
+
+static void sleep_for(double sec)
+{
+#ifdef PACT_SMPI
+    sg_actor_sleep_for(sec);
+#else
+    struct timespec ts = {(time_t)sec, (long)((sec - (double)(time_t)sec) * 1e9)};
+    nanosleep(&ts, NULL);
+#endif
+}
+
+/* What a barrier must do: no rank leaves before the last one has arrived.  Ranks 0, P/2 and P-1 in turn
+ * arrive late (1 ms simulated, 2 ms real) while the others call at once; *bad counts the ranks that left
+ * before the late one arrived, summed over the three runs. */
+static int barrier_check(const bench_t *b, const cell_t *c, call_t *k, size_t *bad)
+{
+    int rc = PACT_OK;
+    const int late[3] = {b->size - 1, 0, b->size / 2};
+    unsigned long mine = 0, all = 0;
+#ifdef PACT_SMPI
+    const double delay = 1e-3;
+#else
+    const double delay = 2e-3;
+#endif
+    for (int i = 0; i < 3; i++) {
+        if ((i == 1 && late[1] == late[0]) || (i == 2 && (late[2] == late[0] || late[2] == late[1])))
+            continue;
+        double arrived = 0;
+        PACT_MPI_CHECK(MPI_Barrier(b->comm));
+        if (b->rank == late[i]) {
+            sleep_for(delay);
+            arrived = shared_clock();
+        }
+        if ((rc = run_call(c, k, b->comm)) != PACT_OK)
+            goto out;
+        double left = shared_clock();
+        PACT_MPI_CHECK(MPI_Bcast(&arrived, 1, MPI_DOUBLE, late[i], b->comm));
+        mine += left < arrived;
+    }
+    PACT_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG, MPI_SUM, b->comm));
+    *bad = all;
+out:
+    return rc;
+}
+
 /* Runs the cell once on seeded data and compares with the library's collective (for the non-commutative
- * "compose", with the rank-order fold computed here).  *bad: elements wrong, summed over ranks. */
+ * "compose", with the rank-order fold computed here).  *bad: elements wrong, summed over ranks.  A
+ * collective without data (barrier) has barrier_check() instead. */
 static int check_call(const bench_t *b, const cell_t *c, call_t *k, size_t *bad)
 {
+    if (pact_coll_dataless(c->coll))
+        return barrier_check(b, c, k, bad);
     int rc = PACT_OK;
     size_t ns, nr, es = c->dt->size;
     pact_coll_buf_counts(c->coll, b->rank, b->size, c->root, c->count, &ns, &nr);
@@ -827,7 +890,10 @@ static int matrix_cell(bench_t *b, cell_t *c, int inplace, long *passed, long *f
         if ((rc = check_call(b, c, &k, &bad)) == PACT_OK) {
             if (bad) {
                 (*failed)++;
-                if (b->rank == 0)
+                if (b->rank == 0 && pact_coll_dataless(c->coll))
+                    printf("WRONG %s %s P=%d: %zu ranks left before the late rank arrived\n",
+                           pact_coll_name(c->coll), c->alg, b->size, bad);
+                else if (b->rank == 0)
                     printf("WRONG %s %s P=%d count=%zu %s %s root=%d%s: %zu elements differ\n",
                            pact_coll_name(c->coll), c->alg, b->size, c->count, c->dt->name, c->op->name,
                            c->root, inplace ? " in-place" : "", bad);
@@ -860,10 +926,14 @@ static int run_matrix(bench_t *b, const matrix_opts *m)
             continue;
         const pact_coll_traits *ct = pact_coll_traits_of(coll);
         int reduces = ct->reduces;
-        for (int ci = 0; ci < nc; ci++)
+        /* a collective without data (barrier): one cell, count 0, the first datatype, out of place */
+        const int dataless = pact_coll_dataless(coll), ncounts = dataless ? 1 : nc;
+        int first_dt = 1;
+        for (int ci = 0; ci < ncounts; ci++)
             for (size_t di = 0; di < sizeof(dtypes) / sizeof(dtypes[0]); di++) {
-                if (!in_list(m->dtypes, dtypes[di].name))
+                if (!in_list(m->dtypes, dtypes[di].name) || (dataless && !first_dt))
                     continue;
+                first_dt = 0;
                 size_t ns, nr;
                 pact_coll_buf_counts(coll, 0, b->size, 0, cnt[ci], &ns, &nr);
                 size_t nbuf = (ns > nr ? ns : nr) * dtypes[di].size;
@@ -881,7 +951,7 @@ static int run_matrix(bench_t *b, const matrix_opts *m)
                     for (int ri = 0; ri < (pact_coll_rooted(coll) ? nroots : 1); ri++)
                         for (int inplace = 0; inplace < (ct->inplace == PACT_INPLACE_NONE ? 1 : 2); inplace++) {
                             cell_t c = {.coll = coll,
-                                        .count = cnt[ci],
+                                        .count = dataless ? 0 : cnt[ci],
                                         .dt = &dtypes[di],
                                         .op = &ops[oi],
                                         .root = pact_coll_rooted(coll) ? roots[ri] : 0};

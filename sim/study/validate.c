@@ -483,6 +483,11 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
                 return FALSE;
             }
     }
+    if (pact_coll_dataless(s->coll)) { /* a barrier moves nothing: whatever the sizes, one 0-byte cell */
+        guint64 zero = 0;
+        g_array_set_size(s->sizes, 0);
+        g_array_append_val(s->sizes, zero);
+    }
     for (guint i = 0; i < s->sizes->len; i++) {
         guint64 b = g_array_index(s->sizes, guint64, i);
         if (b % es != 0) {

@@ -186,7 +186,7 @@ static void test_every_algorithm(void)
     long checked = 0, restricted = 0;
     for (size_t ai = 0; ai < pact_alg_count(); ai++) {
         const pact_alg *a = pact_alg_at(ai);
-        int rooted = pact_coll_rooted(a->coll), blocks = a->coll >= PACT_COLL_ALLTOALL;
+        int rooted = pact_coll_rooted(a->coll), blocks = pact_coll_m_per_block(a->coll);
         long mine = 0;
         for (size_t pi = 0; pi < G_N_ELEMENTS(procs); pi++) {
             int P = procs[pi];
