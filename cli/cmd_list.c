@@ -98,7 +98,7 @@ static int list_algorithms(const char *coll, const char *format)
 static void list_collectives(void)
 {
     static const char *const shape[] = {"-", "count", "count at root", "count x P", "own block of count"};
-    static const char *const inpl[] = {"no", "yes", "at the root", "own block of recv"};
+    static const char *const inpl[] = {"no", "yes", "at the root", "own block of recv", "input in recv"};
     printf("%-22s %-6s %-7s %-10s %-18s %-18s %-18s %-15s %s\n", "collective", "rooted", "reduces", "size per",
            "send elements", "recv elements", "in place", "MPI call", "ompi rules id");
     for (int c = 0; c < PACT_NCOLL; c++) {

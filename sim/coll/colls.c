@@ -56,6 +56,11 @@ int pact_coll_dataless(pact_coll c)
     return (unsigned)c < PACT_NCOLL && traits[c].send == PACT_SHAPE_NONE && traits[c].recv == PACT_SHAPE_NONE;
 }
 
+int pact_coll_inplace_whole(pact_coll c)
+{
+    return (unsigned)c < PACT_NCOLL && traits[c].inplace == PACT_INPLACE_WHOLE;
+}
+
 int pact_coll_rank_inplace(pact_coll c, int rank, int root, int inplace)
 {
     pact_inplace r = traits[c].inplace;

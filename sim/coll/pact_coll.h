@@ -21,7 +21,13 @@ typedef enum {
 
 /* Buffer shapes and in-place rules of the traits table (see collectives.inc). */
 typedef enum { PACT_SHAPE_NONE, PACT_SHAPE_VECTOR, PACT_SHAPE_AT_ROOT, PACT_SHAPE_BLOCKS, PACT_SHAPE_MY_BLOCK } pact_shape;
-typedef enum { PACT_INPLACE_NONE, PACT_INPLACE_ALL, PACT_INPLACE_ROOT, PACT_INPLACE_MY_BLOCK } pact_inplace;
+typedef enum {
+    PACT_INPLACE_NONE,
+    PACT_INPLACE_ALL,
+    PACT_INPLACE_ROOT,
+    PACT_INPLACE_MY_BLOCK,
+    PACT_INPLACE_WHOLE
+} pact_inplace;
 typedef enum { PACT_PER_PROCESS, PACT_PER_BLOCK } pact_size_unit;
 
 typedef struct {
@@ -52,6 +58,8 @@ const char *pact_coll_list(void);
 int pact_coll_m_per_block(pact_coll c);
 /* 1 when the collective moves no data (barrier): sizes do not apply, counts are 0. */
 int pact_coll_dataless(pact_coll c);
+/* 1 when, in place, the receive buffer holds the whole input, larger than the result (reduce_scatter). */
+int pact_coll_inplace_whole(pact_coll c);
 
 /* ---- algorithms -------------------------------------------------------------------------------- */
 

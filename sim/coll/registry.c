@@ -98,7 +98,10 @@ int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s)
                          &s->buf_count[PACT_BUF_SEND], &s->buf_count[PACT_BUF_RECV]);
     /* In place, SEND aliases the caller's input inside RECV: all of it (allreduce, alltoall, reduce at the
      * root) or this rank's block (allgather); the executor places the alias. */
-    if (args->inplace && pact_coll_traits_of(a->coll)->inplace != PACT_INPLACE_MY_BLOCK)
+    pact_inplace rule = pact_coll_traits_of(a->coll)->inplace;
+    if (args->inplace && rule == PACT_INPLACE_WHOLE) /* RECV holds the whole input */
+        s->buf_count[PACT_BUF_RECV] = s->buf_count[PACT_BUF_SEND];
+    else if (args->inplace && rule != PACT_INPLACE_MY_BLOCK)
         s->buf_count[PACT_BUF_SEND] = s->buf_count[PACT_BUF_RECV];
     rc = run_builder(a, args, s);
     if (rc == PACT_OK)

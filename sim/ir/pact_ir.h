@@ -58,7 +58,7 @@ typedef struct {
  * of the enclosing group, slices of the enclosing buffers and tags of their own; maps nest.
  */
 typedef struct pact_rank_map {
-    const int *ranks;        /* sub-group rank -> rank of the enclosing group */
+    const int *ranks;        /* sub-group rank -> rank of the enclosing group; NULL: the same ranks */
     int size, rank;          /* the sub-group's size and this rank's index in it */
     uint32_t buf[PACT_NBUF]; /* the sub-schedule's buffer b is the enclosing buffer buf[b] ... */
     size_t off[PACT_NBUF];   /* ... from element off[b] on */

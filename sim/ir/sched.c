@@ -69,7 +69,7 @@ static int outer_tag(const pact_sched *s, int tag)
 static int outer_peer(const pact_sched *s, int peer)
 {
     for (const pact_rank_map *m = s->map; m; m = m->outer)
-        peer = peer >= 0 && peer < m->size ? m->ranks[peer] : -1;
+        peer = peer < 0 || peer >= m->size ? -1 : m->ranks ? m->ranks[peer] : peer;
     return peer;
 }
 

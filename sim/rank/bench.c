@@ -332,6 +332,24 @@ static int library_call(const cell_t *c, call_t *k, MPI_Comm comm)
     case PACT_COLL_BARRIER:
         PACT_MPI_CHECK(MPI_Barrier(comm));
         break;
+    case PACT_COLL_REDUCE_SCATTER: { /* recvcounts: the traits' split of the vector */
+        int size;
+        MPI_Comm_size(comm, &size);
+        int *counts = malloc(sizeof(int) * (size_t)size);
+        if (!counts) {
+            rc = PACT_ERR_NOMEM;
+            goto out;
+        }
+        for (int i = 0; i < size; i++) {
+            size_t ns, nr;
+            pact_coll_buf_counts(c->coll, i, size, 0, c->count, &ns, &nr);
+            counts[i] = (int)nr;
+        }
+        int err = MPI_Reduce_scatter(sb, k->recv, counts, t, c->op->op, comm);
+        free(counts);
+        PACT_MPI_CHECK(err);
+        break;
+    }
     default:
         rc = PACT_ERR_ARG;
     }
@@ -428,6 +446,8 @@ static int call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace,
             return rc;
         }
     }
+    if (k->inplace && pact_coll_inplace_whole(c->coll) && ns > nr)
+        nr = ns; /* reduce_scatter in place: the receive buffer holds the whole input vector */
     k->send = balloc(b, ns * es);
     k->recv = balloc(b, nr * es);
     if (!k->send || !k->recv)
@@ -471,15 +491,16 @@ static void stage_input(const bench_t *b, const cell_t *c, void *send, void *rec
     }
 }
 
-/* What a non-commutative reduction must give: every rank's element folded in rank order. */
-static void expected_fold(const cell_t *c, int P, void *want, size_t n)
+/* What a non-commutative reduction must give: every rank's element folded in rank order, for the n elements
+ * from element `first` of the vector on. */
+static void expected_fold(const cell_t *c, int P, void *want, size_t first, size_t n)
 {
     unsigned x[2];
     for (size_t i = 0; i < n; i++) {
-        put(want, i, c->dt, 0, i);
+        put(want, i, c->dt, 0, first + i);
         for (int r = 1; r < P; r++) {
             int one = 1;
-            put(x, 0, c->dt, r, i);
+            put(x, 0, c->dt, r, first + i);
             compose_fn((char *)want + i * c->dt->size, x, &one, NULL);
             memcpy((char *)want + i * c->dt->size, x, c->dt->size);
         }
@@ -564,8 +585,14 @@ static int check_call(const bench_t *b, const cell_t *c, call_t *k, size_t *bad)
         stage_input(b, c, input, want, 0, b->rank);
         if ((rc = library_call(c, &ref, b->comm)) != PACT_OK)
             goto out;
-    } else if (nr > 0) {
-        expected_fold(c, b->size, want, nr);
+    } else if (nr > 0) { /* a result of one block: this rank's block of the vector */
+        size_t first = 0;
+        for (int r = 0; pact_coll_traits_of(c->coll)->recv == PACT_SHAPE_MY_BLOCK && r < b->rank; r++) {
+            size_t s_, n_;
+            pact_coll_buf_counts(c->coll, r, b->size, c->root, c->count, &s_, &n_);
+            first += n_;
+        }
+        expected_fold(c, b->size, want, first, nr);
     }
     if (b->check_twice) { /* a plan's second run must not see its first run's data */
         stage_input(b, c, k->send, k->recv, k->inplace, (b->rank + 1) % b->size);

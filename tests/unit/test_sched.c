@@ -3,6 +3,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "common.h"
 #include "pact_dryrun.h"
 #include "pact_coll.h"
 
@@ -110,7 +111,9 @@ static long run_case(const case_t *c)
         sp[r] = &s[r];
         size_t ns, nr;
         pact_coll_buf_counts(coll, r, P, c->root, n, &ns, &nr);
-        char *recv = g_malloc0(nr * 8 + 8), *send = g_malloc0(ns * 8 + 8);
+        /* in place, reduce_scatter's receive buffer holds the whole input vector */
+        size_t nalloc = inplace && pact_coll_inplace_whole(coll) && ns > nr ? ns : nr;
+        char *recv = g_malloc0(nalloc * 8 + 8), *send = g_malloc0(ns * 8 + 8);
         owned_send[r] = send;
         /* stage the input where the call reads it */
         if (coll == PACT_COLL_BCAST) {
@@ -146,6 +149,12 @@ static long run_case(const case_t *c)
             case PACT_COLL_BCAST:
                 value(c->root, j, c->pairs, want);
                 break;
+            case PACT_COLL_REDUCE_SCATTER: { /* rank r's block of the reduced vector */
+                size_t off, len;
+                pact_block(n, P, r, &off, &len);
+                reduced(c, off + j, want);
+                break;
+            }
             case PACT_COLL_ALLTOALL: /* block q of rank r = block r of rank q */
                 value((int)(j / n), (size_t)r * n + j % n, c->pairs, want);
                 break;

@@ -1,0 +1,103 @@
+/*
+ * blocks.h - the blocks of a reduce_scatter vector and the folding of P ranks to a power of two, shared by
+ * recursive_halving.c and butterfly.c.
+ *
+ * recvcounts[i] is block i of pact_block's split: the vector of n elements in P blocks, the first n mod P
+ * one element longer.  When P is not a power of two both algorithms fold the first 2r ranks (r = P - pof2)
+ * pairwise: the even rank hands its vector to the odd one and sits out; virtual rank v < r is the odd rank
+ * 2v+1 and owns real blocks 2v and 2v+1, virtual rank v >= r is rank v+r and owns block v+r.
+ */
+#ifndef PACT_REDUCE_SCATTER_BLOCKS_H
+#define PACT_REDUCE_SCATTER_BLOCKS_H
+
+#include "common.h"
+#include "cost.h"
+
+static inline size_t rs_off(size_t n, int p, int b)
+{
+    size_t off, len;
+    pact_block(n, p, b, &off, &len);
+    return off;
+}
+
+static inline size_t rs_len(size_t n, int p, int b)
+{
+    size_t off, len;
+    pact_block(n, p, b, &off, &len);
+    return len;
+}
+
+/* Real rank of virtual rank v. */
+static inline int rs_real(int v, int rem)
+{
+    return v < rem ? 2 * v + 1 : v + rem;
+}
+
+/* First element of virtual block v (v = pof2: the end of the vector); the virtual blocks are contiguous. */
+static inline size_t rs_voff(size_t n, int p, int pof2, int v)
+{
+    const int rem = p - pof2;
+    return v >= pof2 ? n : rs_off(n, p, v < rem ? 2 * v : v + rem);
+}
+
+/* The elements of virtual blocks [lo, hi). */
+static inline pact_slice rs_vslice(uint32_t buf, size_t n, int p, int pof2, int lo, int hi)
+{
+    const size_t a = rs_voff(n, p, pof2, lo);
+    return pact_sl(buf, a, rs_voff(n, p, pof2, hi) - a);
+}
+
+
+/* Closed forms (derived from the schedules).  Bytes of virtual blocks [lo, hi) of a reduce-scatter over pof2
+ * virtual ranks: virtual rank v < r = P - pof2 owns blocks 2v and 2v+1 of the P-block split, the others
+ * block v + r. */
+static inline double rs_vbytes(double m, int P, int pof2, int lo, int hi)
+{
+    const double es = pact_cost_elem(m), n = m / es, small = floor(n / P), extra = n - small * P;
+    const int rem = P - pof2;
+    double sum = 0;
+    for (int v = lo; v < hi; v++)
+        for (int k = v < rem ? 2 * v : v + rem, e = v < rem ? 2 * v + 2 : v + rem + 1; k < e; k++)
+            sum += (small + (k < extra)) * es;
+    return sum;
+}
+
+/* The exchanges of recursive halving (masks pof2/2 down to 1) or butterfly (masks 1 up to pof2/2) among pof2
+ * virtual ranks: each step costs what its largest exchange costs, alpha + beta max(sent, received) + gamma
+ * received (the largest such over the pairs: exact when the blocks are equal). */
+static inline void rs_halving_steps(int P, double m, int butterfly, pact_cost *t)
+{
+    const int pof2 = 1 << pact_flog2(P);
+    double a = 0, b = 0, c = 0;
+    for (int step = 0; (1 << step) < pof2; step++) {
+        const int mask = butterfly ? 1 << step : pof2 >> (step + 1);
+        double best = -1, bs = 0, br = 0;
+        for (int v = 0; v < pof2; v++) {
+            /* v sends n virtual blocks from sendlo and receives n from recvlo (Open MPI's send_index and
+             * recv_index): halving keeps the half of its window on the side of its bit `mask`; butterfly's
+             * window starts where the bits of v below `mask` put it */
+            const int n = butterfly ? pof2 / (mask * 2) : mask;
+            int lo = 0;
+            if (butterfly) {
+                for (int mm = 1, nb = pof2; mm < mask; mm <<= 1) {
+                    nb /= 2;
+                    if (v & mm)
+                        lo += nb;
+                }
+            } else {
+                lo = v & ~(2 * mask - 1);
+            }
+            const int sendlo = (v & mask) ? lo : lo + n, recvlo = (v & mask) ? lo + n : lo;
+            double s = rs_vbytes(m, P, pof2, sendlo, sendlo + n), r = rs_vbytes(m, P, pof2, recvlo, recvlo + n);
+            double cost = fmax(s, r) + r;
+            if (cost > best)
+                best = cost, bs = fmax(s, r), br = r;
+        }
+        a += 1;
+        b += bs;
+        c += br;
+    }
+    pact_cost_set(t, a, b, c);
+}
+
+#endif
