@@ -61,7 +61,7 @@ model_vs_smpi() {
                if (e > 0.05 || e < -0.05) bad = 1 }
              END { print n, "cells"; exit bad || n == 0 }' "$d/results.csv" "$d/model.csv"
 }
-for c in allreduce reduce bcast alltoall allgather; do
+for c in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
     check "model d^ within 5% of smpi, generic32x32 32x1: $c" model_vs_smpi $c
 done
 
@@ -79,7 +79,7 @@ engine_model() {
                           if ($16 == "ok") { e = ($14 - $30) / $30; if (e < 0) e = -e; if (e > mx) mx = e; if (e > 0.01) bad++ } }
                  END { printf "%d rows, max |model/smpi - 1| = %.3g\n", n, mx; exit (n == 0 || bad > 0) }'
 }
-for c in allreduce alltoall allgather; do
+for c in allreduce alltoall allgather barrier reduce_scatter; do
     check "sim --engine model agrees with smpi, 2x4 under patterns: $c" engine_model $c
 done
 check "bad input: --engine model with a SimGrid built-in" bad_file "smpi:NAME" \

@@ -208,6 +208,118 @@ static void test_every_algorithm(void)
     pact_model_eval_free(w);
 }
 
+/* Ranks that leave before rank `late`, which arrives 1 s after the others, has arrived. */
+static int barrier_leavers(pact_model_eval *w, const pact_alg *a, int P, int late, pact_net net)
+{
+    double arr[64] = {0};
+    arr[late] = 1.0;
+    pact_model_params m;
+    pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
+    m.net = net;
+    pact_model_sched *s = prepare(a, P, 0);
+    pact_model_result r;
+    eval_dhat(w, s, arr, &m, &r);
+    int early = 0;
+    for (int q = 0; q < P; q++)
+        early += r.exit[q] < 1.0;
+    pact_model_sched_free(s);
+    return early;
+}
+
+/* Not a barrier: rank 0 tells the others and leaves (the negative control of test_barrier). */
+static int fake_barrier_build(pact_sched *s, const pact_build_args *a)
+{
+    for (int q = 1; a->rank == 0 && q < a->size; q++)
+        pact_send(s, q, pact_sl(PACT_BUF_RECV, 0, 0));
+    if (a->rank > 0)
+        pact_recv(s, 0, pact_sl(PACT_BUF_RECV, 0, 0));
+    return PACT_OK;
+}
+
+/* Every barrier is one: whichever rank is late (first, middle, last), no rank leaves before it arrives, on
+ * single ports and on shared links; the fake above fails the same check.  Without delay, the evaluator on
+ * single ports with no envelope gives the closed form exactly. */
+static void test_barrier(void)
+{
+    const int Ps[] = {2, 3, 5, 6, 8, 13, 16, 32, 64};
+    const pact_alg fake = {.coll = PACT_COLL_BARRIER, .name = "fake", .build = fake_barrier_build};
+    pact_model_eval *w = pact_model_eval_new();
+    int checked = 0;
+    for (size_t i = 0; i < pact_alg_count(); i++) {
+        const pact_alg *a = pact_alg_at(i);
+        if (a->coll != PACT_COLL_BARRIER)
+            continue;
+        for (size_t p = 0; p < G_N_ELEMENTS(Ps); p++) {
+            const int P = Ps[p], lates[] = {0, P / 2, P - 1};
+            pact_build_args args = {.coll = PACT_COLL_BARRIER, .size = P, .elem_size = 1};
+            if (pact_alg_applies(a, &args, NULL) != PACT_OK)
+                continue;
+            for (int net = 0; net < 2; net++)
+                for (size_t l = 0; l < G_N_ELEMENTS(lates); l++) {
+                    int early = barrier_leavers(w, a, P, lates[l], net ? PACT_NET_SHARED : PACT_NET_PORT);
+                    if (early)
+                        g_error("barrier %s P=%d, rank %d late: %d ranks leave before it arrives", a->name, P,
+                                lates[l], early);
+                    checked++;
+                }
+            pact_model_params m;
+            pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
+            m.envelope = 0;
+            pact_model_sched *s = prepare(a, P, 0);
+            pact_model_result r;
+            double got = eval_dhat(w, s, NULL, &m, &r), want = pact_model_closed(a, P, 0, &m);
+            if (fabs(got / want - 1) > 1e-9)
+                g_error("barrier %s P=%d: evaluator %.12g, closed form %.12g", a->name, P, got, want);
+            pact_model_sched_free(s);
+        }
+    }
+    g_assert_cmpint(checked, >=, 5 * 9 * 2 * 2);
+    g_assert_cmpint(barrier_leavers(w, &fake, 8, 7, PACT_NET_PORT), >, 0);
+    g_assert_cmpint(barrier_leavers(w, &fake, 8, 7, PACT_NET_SHARED), >, 0);
+    pact_model_eval_free(w);
+}
+
+/* Reduce-scatter: the closed forms of ring (any P) and of recursive halving and butterfly (P a power of two)
+ * are the evaluator's times on single ports, eager or not. */
+static void test_reduce_scatter_closed(void)
+{
+    const struct {
+        const char *name;
+        int pof2_only;
+    } algs[] = {{"ring", 0}, {"recursive_halving", 1}, {"butterfly", 1}};
+    const int Ps[] = {2, 3, 4, 5, 6, 8, 13, 16, 32};
+    const size_t sizes[] = {8192, 65536, 1 << 20};
+    const double eager[] = {0, PACT_SMPI_EAGER};
+    pact_model_eval *w = pact_model_eval_new();
+    int checked = 0;
+    for (size_t a = 0; a < G_N_ELEMENTS(algs); a++) {
+        const pact_alg *alg = pact_alg_find(PACT_COLL_REDUCE_SCATTER, algs[a].name);
+        g_assert_nonnull(alg);
+        for (size_t p = 0; p < G_N_ELEMENTS(Ps); p++) {
+            if (algs[a].pof2_only && !pact_is_pof2(Ps[p]))
+                continue;
+            for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+                pact_model_sched *s = prepare(alg, Ps[p], sizes[k]);
+                for (size_t e = 0; e < G_N_ELEMENTS(eager); e++) {
+                    pact_model_params m;
+                    pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
+                    m.eager_limit = eager[e];
+                    pact_model_result r;
+                    double got = eval_dhat(w, s, NULL, &m, &r),
+                           want = pact_model_closed(alg, Ps[p], sizes[k], &m);
+                    if (fabs(got / want - 1) > 1e-9)
+                        g_error("reduce_scatter %s P=%d m=%zu eager=%g: evaluator %.12g, closed form %.12g",
+                                algs[a].name, Ps[p], sizes[k], eager[e], got, want);
+                    checked++;
+                }
+                pact_model_sched_free(s);
+            }
+        }
+    }
+    g_assert_cmpint(checked, ==, (9 + 5 + 5) * 3 * 2);
+    pact_model_eval_free(w);
+}
+
 /* The fit recovers the parameters that generated exact closed-form times, and writes a file it reads back. */
 static void test_fit_recovers(void)
 {
@@ -304,6 +416,8 @@ int main(int argc, char **argv)
     g_test_add_func("/models/eager-sender-not-delayed", test_eager_sender_not_delayed);
     g_test_add_func("/models/shared-links", test_shared_links);
     g_test_add_func("/models/every-algorithm", test_every_algorithm);
+    g_test_add_func("/models/barrier", test_barrier);
+    g_test_add_func("/models/reduce-scatter-closed-form", test_reduce_scatter_closed);
     g_test_add_func("/models/fit-recovers", test_fit_recovers);
     g_test_add_func("/models/bad-files", test_bad_files);
     int rc = g_test_run();
