@@ -46,6 +46,68 @@ check "replay d^ within 0.1% of smpi, generic32x32 2x8: allreduce" replay_vs_smp
 check "replay d^ within 0.1% of smpi, generic32x32 2x8: reduce" replay_vs_smpi reduce 0
 check "replay d^ within 0.1% of smpi, generic32x32 2x8: bcast" replay_vs_smpi bcast 0
 
+# engines_agree_reductions: a reduction of b bytes costs gamma x b simulated seconds under every engine, on
+# hosts of any speed.  The four machines whose hosts run 30-42 Gf (the engines used to convert seconds to
+# flops at smpi/host-speed's 1 Gf: smpi and replay charged 1/30-1/42 of it, d^ 58-77% below the model's),
+# 2 x 2 ranks, 1 MiB (reduction-heavy), no delay and the last rank 300 us late: d^ of smpi, replay and model
+# within 1% of each other; and on a user's XML of 1-core 3 Gf hosts shared by two ranks, the d^ of thor.
+engines_agree_reductions() {
+    local d="$TMP/engines-agree" e
+    rm -rf "$d"
+    for e in smpi replay model; do
+        $PACT sim --platform cedar,thor,shaheen2,mist --nodes 2 --ppn 2 --coll allreduce,reduce \
+            --algs recursive_doubling,binomial --sizes 1M --patterns no_delay,last_delayed --skew 300us \
+            --reps 1 --engine $e -q --no-figures -o "$d/$e" >/dev/null || return 1
+    done
+    # results.csv: platform, collective $5, algorithm $6, pattern $8, engine $13, last_delay_s $14, status $16
+    awk -F, 'FNR > 1 && $16 == "ok" { k = $1 " " $5 " " $6 " " $8; v[k, $13] = $14; keys[k] = 1 }
+        END {
+            n = 0; bad = 0
+            for (k in keys) {
+                s = v[k, "smpi"]; r = v[k, "replay"]; m = v[k, "model"]
+                if (s == "" || r == "" || m == "") { print k ": missing an engine"; bad++; continue }
+                er = (r - s) / s; em = (m - s) / s
+                if (er < 0) er = -er
+                if (em < 0) em = -em
+                printf "%-40s smpi %.6e replay %.6e model %.6e  |replay/smpi-1| %.2g |model/smpi-1| %.2g\n", \
+                    k, s, r, m, er, em
+                n++
+                if (er > 0.01 || em > 0.01) bad++
+            }
+            print n " cells, " bad " beyond 1%"
+            exit !(n == 16 && bad == 0)
+        }' "$d/smpi/results.csv" "$d/replay/results.csv" "$d/model/results.csv" || return 1
+    # A user's SimGrid XML: thor's network, hosts of one 3 Gf core, two ranks each (their reductions overlap
+    # in time): the same d^ as on thor, to rounding.
+    $PACT platform export thor --nodes 2 --ppn 2 -o "$d/xml" >/dev/null || return 1
+    sed -i 's/speed="[^"]*"/speed="3Gf"/; s/core="[^"]*"/core="1"/' "$d/xml/platform.xml"
+    grep -q 'speed="3Gf" core="1"' "$d/xml/platform.xml" || return 1
+    for e in smpi replay; do
+        $PACT sim --platform "$d/xml/platform.xml" --hostfile "$d/xml/hostfile" --nodes 2 --ppn 2 \
+            --coll allreduce,reduce --algs recursive_doubling,binomial --sizes 1M --patterns no_delay \
+            --gamma 0.2ns --reps 1 --engine $e -q --no-figures -o "$d/xml-$e" >/dev/null || return 1
+    done
+    awk -F, 'FNR > 1 && $16 == "ok" && $8 == "no_delay" {
+            k = $5 " " $6
+            if ($1 == "thor") t[k] = $14; else x[k, $13] = $14
+        }
+        END {
+            n = 0; bad = 0
+            for (k in t) {
+                for (e = 0; e < 2; e++) {
+                    eng = e ? "replay" : "smpi"; v = x[k, eng]
+                    r = v == "" ? 1 : (v - t[k]) / t[k]
+                    if (r < 0) r = -r
+                    printf "%-30s thor %.10e  1-core 3 Gf XML, %-6s %.10e  |rel| %.2g\n", k, t[k], eng, v, r
+                    n++
+                    if (r > 1e-9) bad++
+                }
+            }
+            exit !(n == 4 && bad == 0)
+        }' "$d/smpi/results.csv" "$d/xml-smpi/results.csv" "$d/xml-replay/results.csv"
+}
+check "smpi, replay and model d^ within 1% on 30-42 Gf hosts: reductions" engines_agree_reductions
+
 # No payload anywhere: 64 MiB allreduce at 256 ranks (ring, 4600 actions per rank) and 1024 ranks
 # (rabenseifner) in a few seconds and well under 4 GiB.  The expected d^ are the smpi engine's at 256 ranks
 # (equal to 1e-13; it cannot run 1024 x 64 MiB: SMPI's shared malloc runs out of memory maps) and the replay's
