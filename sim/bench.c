@@ -1047,7 +1047,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     int rc = PACT_OK;
-    bench_t b = {.comm = MPI_COMM_WORLD, .margin = 1e-4, .tol = 5e-6, .out = stdout};
+    bench_t b = {.comm = MPI_COMM_WORLD, .margin = PACT_START_MARGIN, .tol = 5e-6, .out = stdout};
     cell_t one = {.coll = PACT_COLL_ALLREDUCE, .reps = 5, .warmup = 1, .pattern = "-"};
     const char *plan = NULL, *outf = NULL, *arrf = NULL;
     matrix_opts mx = {.colls = NULL,

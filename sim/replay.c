@@ -136,8 +136,7 @@ static gboolean write_rank(const pact_sched *s, double delay, double gamma, cons
     }
     setvbuf(f, NULL, _IOFBF, 1 << 20);
     fprintf(f, "%d init\n", s->rank);
-    if (delay > 0)
-        fprintf(f, "%d sleep %.17g\n", s->rank, delay);
+    fprintf(f, "%d sleep %.17g\n", s->rank, PACT_START_MARGIN + delay); /* as the bench driver starts */
     write_actions(f, s, &g, gamma);
     fprintf(f, "%d finalize\n", s->rank);
     saved = ferror(f) ? errno : 0;
@@ -359,8 +358,8 @@ gboolean pact_replay_run(const char *dir, const char *platform_xml, const char *
                     isnan(clock) ? "printed no simulated time" : "failed", log_path, tail);
         goto out;
     }
-    *last = clock - dmax;
-    *total = clock - dmin;
+    *last = clock - (PACT_START_MARGIN + dmax);
+    *total = clock - (PACT_START_MARGIN + dmin);
     ok = TRUE;
 out:
     g_ptr_array_unref(argv);

@@ -48,6 +48,27 @@ replay_vs_smpi() {
 }
 check "replay d^ = smpi d^ to 1e-12, generic32x32 4x4 root 5: every algorithm" replay_vs_smpi 4 4 5
 
+# replay_start: every rank of a replay starts from a sleep of PACT_START_MARGIN + its delay, as the bench
+# driver's ranks sleep to the common start + their delays.  SimGrid's times can depend on the order of
+# starts at one instant: this cell's traces with no sleep at time 0 gave 8% less than the smpi engine.
+# (Known and left: reduce binary here at 8 B and 1 KiB under no_delay, smpi is 0.5% and 5.7% below the
+# replay and the model, an ordering of simultaneous events again.)
+replay_start() {
+    local d="$TMP/replay-start" e
+    rm -rf "$d"
+    for e in smpi replay; do
+        $PACT sim --platform generic32x32 --nodes 8 --ppn 4 --coll reduce --algs binary --sizes 64K \
+            --patterns no_delay,last_delayed --skew 50us --reps 1 --engine $e -q --no-figures -o "$d/$e" \
+            >/dev/null || return 1
+    done
+    paste -d, "$d/smpi/results.csv" "$d/replay/results.csv" |
+        awk -F, 'NR > 1 { n++; e = ($30 - $14) / $14; if (e < 0) e = -e
+                          printf "%s %s smpi %.17g replay %.17g |rel| %.3g\n", $7, $8, $14, $30, e
+                          if ($16 != "ok" || $32 != "ok" || e > 1e-12) bad++ }
+                 END { exit !(n == 2 && bad == 0) }'
+}
+check "replay starts as the bench driver does: reduce binary 8x4 64 KiB, smpi = replay" replay_start
+
 # engines_agree_reductions: a reduction of b bytes costs gamma x b simulated seconds under every engine, on
 # hosts of any speed.  The four machines whose hosts run 30-42 Gf (the engines used to convert seconds to
 # flops at smpi/host-speed's 1 Gf: smpi and replay charged 1/30-1/42 of it, d^ 58-77% below the model's),
