@@ -642,8 +642,9 @@ static int shm_setup(bench_t *b)
     if (all)
         b->shm = made;
     else if (b->rank == 0)
-        fprintf(stderr, "pact-bench: ranks do not share memory (smpi/privatization on?): the records go by "
-                        "MPI messages, which share links with ranks still in the call (d^ up to ~1%% high)\n");
+        fprintf(stderr,
+                "pact-bench: ranks do not share memory (smpi/privatization on?): the records go by "
+                "MPI messages, which share links with ranks still in the call (d^ up to ~1%% high)\n");
 out:
     return rc;
 }

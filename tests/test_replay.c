@@ -189,8 +189,7 @@ static void test_compute(void)
     g_assert_nonnull(strstr(text, want));
     g_assert_null(strstr(text, "compute"));
     /* rank 0's exchange with rank 1: receive and send posted at once, both waited for, then the reduction */
-    g_assert_nonnull(
-        strstr(text, "\n0 irecv 1 100 32\n0 isend 1 100 32\n0 wait 1 0 100\n0 wait 0 1 100\n"));
+    g_assert_nonnull(strstr(text, "\n0 irecv 1 100 32\n0 isend 1 100 32\n0 wait 1 0 100\n0 wait 0 1 100\n"));
     c.gamma = 0;
     g_assert_true(pact_replay_write(&c, dir, &err));
     g_assert_cmpint(check_traces(dir, 2, NULL), ==, 0);
