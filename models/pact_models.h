@@ -51,8 +51,9 @@ typedef struct {
 void pact_model_params_hockney(pact_model_params *m, double alpha, double beta, double gamma);
 
 /* What SimGrid does on an export of `p` with `ppn` ranks per node (pact platform export, flat network, one
- * rank per core): the network's latency and bandwidth between nodes, shared memory within a node, SMPI's
- * envelope and eager limit, shared links.  Uses the YAML's hockney gamma. */
+ * rank per core, the platform's default use of its rails): the network's latency and bandwidth between
+ * nodes, shared memory within a node, SMPI's envelope and eager limit, shared links.  Uses the YAML's
+ * hockney gamma.  Rail binding (a host per adapter) has no model here: callers refuse it. */
 void pact_model_params_platform(pact_model_params *m, const pact_platform *p, int ppn);
 
 /* ---- closed forms ----------------------------------------------------------------------------------------

@@ -60,8 +60,7 @@ void pact_dragonfly_layout(const pact_platform *p, int *chassis, int *routers)
 
 static double node_bw(const pact_platform *p, const pact_export_opts *o)
 {
-    /* Rail sharing stripes large messages over every adapter (Tran et al., section 2.2: T = a + M/(BW*H)). */
-    return p->adapter.bw * (o->rails == PACT_RAILS_SHARING ? p->adapters : 1);
+    return pact_platform_node_bw(p, o->rails);
 }
 
 static void cpu_cluster(GString *x, const pact_platform *p, const pact_export_opts *o, const char *id, int lo,

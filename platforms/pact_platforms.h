@@ -68,6 +68,10 @@ typedef struct {
     pact_rails rails;
 } pact_export_opts;
 
+/* A node's bandwidth to the network (bytes/s) under `rails`: every adapter's with sharing, one with binding.
+ * The export's node link and the model engine's both ask here. */
+double pact_platform_node_bw(const pact_platform *p, pact_rails rails);
+
 /* Fills nodes/ppn 0 with the whole machine, then checks the request fits it. */
 gboolean pact_platform_check(const pact_platform *p, pact_export_opts *o, GError **err);
 

@@ -133,6 +133,12 @@ gboolean pact_mapping_parse(const char *text, const char *what, pact_mapping *m,
     return FALSE;
 }
 
+double pact_platform_node_bw(const pact_platform *p, pact_rails rails)
+{
+    /* Rail sharing stripes large messages over every adapter (Tran et al., section 2.2: T = a + M/(BW*H)). */
+    return p->adapter.bw * (rails == PACT_RAILS_SHARING ? p->adapters : 1);
+}
+
 int pact_rank_node(int rank, int nodes, int ppn, pact_mapping map)
 {
     return map == PACT_MAP_BLOCK ? rank / ppn : rank % nodes;
@@ -144,7 +150,8 @@ int pact_rank_node(int rank, int nodes, int ppn, pact_mapping map)
  * cross-traffic adds 5% to full-duplex flows, every MPI_Wtime call costs 1e-8 s and every MPI_Test
  * 1e-4 s, and smpi_execute() converts seconds at a default host speed of 20 kflop/s and drops anything
  * under 1 us.  With these options a message costs exactly latency + (bytes + 16)/bandwidth, the 16 bytes
- * being SMPI's envelope, and simulated compute is exactly what the executor charges.
+ * being SMPI's envelope, and simulated compute is exactly what the executor charges (a reduction is a sleep
+ * of gamma x bytes, sim/exec.c: host speeds never enter).
  * smpi/privatization:no: pact's rank programs keep no per-rank state in globals (sim/bench.c makes its
  * pair type and compose operation once per process), so the ranks can share one copy of the program.
  * With a copy each (SMPI's default), every switch between ranks runs another copy of the executor's code:

@@ -6,11 +6,11 @@
  *
  * A trace reproduces what the MPI executor (sim/exec.c) does under SMPI: the rank sleeps for its arrival
  * delay, then posts each operation once its dependencies have completed, in schedule order among those
- * ready at once, charges each reduction as gamma x bytes of compute, and waits for its requests, one at a
- * time, in the order sim/exec.c chooses (the request its lowest blocked operation needs); sim/replay.c writes
- * that same order into the trace (see there).  Every algorithm of the registry replays to the smpi engine's
- * d^ within 1e-9 (generic32x32 2x8, 4x4, 32x1; thor, cedar, shaheen2) where the bench driver's own traffic
- * does not disturb its measurement (tests/replay.sh says where it does).
+ * ready at once, charges each reduction as a sleep of gamma x bytes seconds, and waits for its requests,
+ * one at a time, in the order sim/exec.c chooses (the request its lowest blocked operation needs);
+ * sim/replay.c writes that same order into the trace (see there).  Every algorithm of the registry replays
+ * to the smpi engine's d^ within 1e-12 (generic32x32 4x4 root 5, 8x16; tests/replay.sh): under SMPI the
+ * bench driver's own protocol sends nothing (sim/bench.c), so the network carries the collective alone.
  */
 #ifndef PACT_REPLAY_H
 #define PACT_REPLAY_H
@@ -38,8 +38,7 @@ typedef struct {
 gboolean pact_replay_write(const pact_replay_cell *c, const char *dir, GError **err);
 
 /* Replays the traces in `dir` with smpirun -replay on `platform_xml` and `hostfile` (one host per rank) under
- * pact_smpi_cfg(), the options the smpi engine runs with (plus smpi/simulate-computation:yes, which the
- * replayer's `compute` action needs and which costs nothing else there).  The log goes to dir/smpirun.log.
+ * pact_smpi_cfg(), the options the smpi engine runs with.  The log goes to dir/smpirun.log.
  * Returns the simulated end of the last rank minus the latest arrival (*last, d^) and minus the earliest
  * (*total, d*).  `P` must be the P the traces were written for. */
 gboolean pact_replay_run(const char *dir, const char *platform_xml, const char *hostfile, int P, double *last,

@@ -11,9 +11,9 @@
  *     and MPI_Irecv (same 16-byte envelope, same detached-send threshold), with no buffer.
  *   - "wait SRC DST TAG" pops the oldest request of that (source, destination, tag) and waits for it;
  * "waitall" waits for all of the rank's requests.
- *   - "compute FLOPS" runs FLOPS on the rank's host, as smpi_execute(seconds) runs seconds x smpi/host-speed
- *     (the executor's pact_charge), but only when smpi/simulate-computation is on; "sleep S" sleeps S
- * seconds.
+ *   - "sleep S" sleeps S seconds (this_actor::sleep_for), on any host.  A reduction is such a sleep, as the
+ *     executor's pact_charge is: "compute FLOPS" would run FLOPS at the host's speed (30-42 Gf on the
+ *     built-in machines) and only with smpi/simulate-computation on.
  *   - when the last rank ends, smpi_replay_main logs "Simulation time" in category smpi_replay; a log format
  *     with %r prints the simulated clock at that moment to any precision.  init, finalize and that log
  *     cost no simulated time, so the clock is the last rank's exit.
@@ -43,47 +43,6 @@
 #define TAG_BASE 100 /* the bench driver's base tag (pact_exec_ctx.tag), so SMPI sees the same tags */
 #define CLOCK_MARK "PACT_CLOCK="
 
-/* ---- SMPI options the trace must agree with ------------------------------------------------------- */
-
-/* The value of --cfg=NAME:VALUE in pact_smpi_cfg(), or NULL. */
-static const char *smpi_cfg_value(const char *name)
-{
-    size_t l = strlen(name);
-    for (const char *const *c = pact_smpi_cfg(); *c; c++)
-        if (g_str_has_prefix(*c, "--cfg=") && !strncmp(*c + 6, name, l) && (*c)[6 + l] == ':')
-            return *c + 7 + l;
-    return NULL;
-}
-
-/* smpi/host-speed (flop/s, SimGrid's speed units) and smpi/cpu-threshold (s): smpi_execute(t) runs
- * t x host-speed flops when t >= the threshold. */
-static gboolean smpi_exec_params(double *speed, double *thresh, GError **err)
-{
-    static const struct {
-        const char *unit;
-        double mult;
-    } units[] = {{"Ef", 1e18}, {"Pf", 1e15}, {"Tf", 1e12}, {"Gf", 1e9}, {"Mf", 1e6}, {"kf", 1e3}, {"f", 1}};
-    const char *sp = smpi_cfg_value("smpi/host-speed"), *th = smpi_cfg_value("smpi/cpu-threshold");
-    char *end = NULL;
-    *speed = sp ? g_ascii_strtod(sp, &end) : 20000.0; /* SimGrid's default: 20 kflop/s */
-    gboolean ok = !sp || end != sp;
-    if (sp && ok && *end) {
-        size_t u = 0;
-        while (u < G_N_ELEMENTS(units) && strcmp(end, units[u].unit))
-            u++;
-        ok = u < G_N_ELEMENTS(units);
-        if (ok)
-            *speed *= units[u].mult;
-    }
-    *thresh = th ? g_ascii_strtod(th, &end) : 1e-6;
-    if (!ok || !(*speed > 0) || (th && (end == th || *end))) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
-                    "pact_smpi_cfg: cannot read smpi/host-speed '%s' or smpi/cpu-threshold '%s'",
-                    sp ? sp : "", th ? th : "");
-        return FALSE;
-    }
-    return TRUE;
-}
 
 /* ---- one rank's trace ------------------------------------------------------------------------------- */
 
@@ -93,8 +52,7 @@ static int op_tag(const pact_op *o)
 }
 
 /* Writes the program of one schedule as trace actions: what the executor calls, one request at a time. */
-static void write_actions(FILE *f, const pact_sched *s, const pact_program *g, double gamma, double speed,
-                          double thresh)
+static void write_actions(FILE *f, const pact_sched *s, const pact_program *g, double gamma)
 {
     const int me = s->rank;
     for (size_t k = 0; k < g->nacts; k++) {
@@ -105,10 +63,10 @@ static void write_actions(FILE *f, const pact_sched *s, const pact_program *g, d
             fprintf(f, "%d %s %d %d %zu\n", me, o->kind == PACT_OP_SEND ? "isend" : "irecv", o->peer,
                     op_tag(o), pact_op_bytes(s, o));
             break;
-        case PACT_ACT_COMPUTE: { /* pact_charge -> smpi_execute, to the same double */
+        case PACT_ACT_COMPUTE: { /* pact_charge's sleep, to the same double */
             double sec = gamma * (double)(o->src.count * s->elem_size);
-            if (o->kind == PACT_OP_REDUCE && sec > 0 && sec >= thresh)
-                fprintf(f, "%d compute %.17g\n", me, sec * speed);
+            if (o->kind == PACT_OP_REDUCE && sec > 0)
+                fprintf(f, "%d sleep %.17g\n", me, sec);
             break;
         }
         case PACT_ACT_WAIT: /* SimGrid pops the oldest request of the key: the program waits for that one */
@@ -123,8 +81,7 @@ static void write_actions(FILE *f, const pact_sched *s, const pact_program *g, d
 }
 
 /* Writes path (through path.tmp, then a rename) with rank's actions. */
-static gboolean write_rank(const pact_sched *s, double delay, double gamma, double speed, double thresh,
-                           const char *path, GError **err)
+static gboolean write_rank(const pact_sched *s, double delay, double gamma, const char *path, GError **err)
 {
     gboolean ok = FALSE;
     g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
@@ -146,9 +103,8 @@ static gboolean write_rank(const pact_sched *s, double delay, double gamma, doub
     }
     setvbuf(f, NULL, _IOFBF, 1 << 20);
     fprintf(f, "%d init\n", s->rank);
-    if (delay > 0)
-        fprintf(f, "%d sleep %.17g\n", s->rank, delay);
-    write_actions(f, s, &g, gamma, speed, thresh);
+    fprintf(f, "%d sleep %.17g\n", s->rank, PACT_START_MARGIN + delay); /* as the bench driver starts */
+    write_actions(f, s, &g, gamma);
     fprintf(f, "%d finalize\n", s->rank);
     saved = ferror(f) ? errno : 0;
     if (fclose(f) != 0 && !saved)
@@ -182,7 +138,7 @@ gboolean pact_replay_write(const pact_replay_cell *c, const char *dir, GError **
                          .elem_size = c->elem_size,
                          .commutative = c->commutative};
     const char *why = NULL;
-    double speed, thresh, dmin = 0, dmax = 0;
+    double dmin = 0, dmax = 0;
     GString *index = g_string_new(NULL);
     g_autofree char *index_path = g_build_filename(dir, "index.txt", NULL);
     g_autofree char *cell_path = g_build_filename(dir, "cell.txt", NULL);
@@ -209,8 +165,6 @@ gboolean pact_replay_write(const pact_replay_cell *c, const char *dir, GError **
         goto out;
     }
     a.params = params;
-    if (!smpi_exec_params(&speed, &thresh, err))
-        goto out;
     if (pact_alg_applies(alg, &a, &why) != PACT_OK) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "alg '%s': restricted: %s", c->alg, why);
         goto out;
@@ -253,7 +207,7 @@ gboolean pact_replay_write(const pact_replay_cell *c, const char *dir, GError **
             }
         g_autofree char *name = g_strdup_printf("rank-%d.ti", r);
         g_autofree char *path = g_build_filename(dir, name, NULL);
-        if (!write_rank(&s, c->delays ? c->delays[r] : 0, c->gamma, speed, thresh, path, err))
+        if (!write_rank(&s, c->delays ? c->delays[r] : 0, c->gamma, path, err))
             goto out;
         g_string_append_printf(index, "%s\n", name);
     }
@@ -351,9 +305,6 @@ gboolean pact_replay_run(const char *dir, const char *platform_xml, const char *
     g_ptr_array_add(argv, g_strdup("index.txt"));
     for (const char *const *c = pact_smpi_cfg(); *c; c++)
         g_ptr_array_add(argv, g_strdup(*c));
-    /* Later options win: `compute` does nothing without it, and a replay runs no application code that
-     * SMPI could time. */
-    g_ptr_array_add(argv, g_strdup("--cfg=smpi/simulate-computation:yes"));
     g_ptr_array_add(argv, g_strdup("--log=smpi_replay.thres:info"));
     /* No spaces or glob characters: smpirun splits --log values on white space. */
     g_ptr_array_add(argv, g_strdup("--log=smpi_replay.fmt:" CLOCK_MARK "%.20r:%m%n"));
@@ -386,8 +337,8 @@ gboolean pact_replay_run(const char *dir, const char *platform_xml, const char *
                     log_path);
         goto out;
     }
-    *last = clock - dmax;
-    *total = clock - dmin;
+    *last = clock - (PACT_START_MARGIN + dmax);
+    *total = clock - (PACT_START_MARGIN + dmin);
     ok = TRUE;
 out:
     g_ptr_array_unref(argv);

@@ -33,14 +33,19 @@
 #include <string.h>
 
 #ifdef PACT_SMPI
-#include <smpi/smpi.h>
+#include <simgrid/actor.h>
 #endif
 
+/* Under SMPI a reduction costs exactly `seconds` of simulated time, whatever the host.  SimGrid 3.32's
+ * smpi_execute(s) runs s x smpi/host-speed flops on the rank's host (src/smpi/internals/smpi_bench.cpp), so a
+ * host of the platform's 30-42 Gf finished it 30-42 times early; flops at the host's own speed would still
+ * depend on its cores (ranks sharing one core would share its speed).  A sleep is s on any host, and it is
+ * what the replay engine writes (replay.c) and what the model charges. */
 void pact_charge(double seconds)
 {
 #ifdef PACT_SMPI
     if (seconds > 0)
-        smpi_execute(seconds);
+        sg_actor_sleep_for(seconds);
 #else
     (void)seconds;
 #endif

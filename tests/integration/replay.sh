@@ -9,44 +9,134 @@ fi
 PACT=${PACT:-build/bin/pact}
 TMP=${TMP:-$(mktemp -d /tmp/pact-replay-XXXXXX)}
 
-# replay_vs_smpi COLL ROOT [MIN]: every algorithm of COLL on generic32x32, 2 nodes x 8 processes (messages within
-# and between nodes), 8 B and 64 KiB, no delay, the last rank late by 100 us and random delays up to 100 us,
-# gamma of the platform: d^ of `pact replay` within 0.1% of `pact sim`'s.  Measured: 1e-13 (rounding).
-# Root 0 on purpose: the bench driver gathers each call's times to rank 0 as soon as a rank leaves the call,
-# and that traffic slows ranks still inside it (a root other than 0, 4x4, 32x1: the smpi engine's d^ up to
-# 1.2% high for some reduce, bcast and alltoall algorithms; replay agrees to 1e-9 with a driver that sleeps
-# past the call before gathering).  Here the two engines measure the same thing.
-replay_vs_smpi() {
-    local c=$1 root=$2 min=${3:-30} d="$TMP/replay-vs-smpi-$1"
-    mkdir -p "$d"
-    $PACT pattern gen --shape last_delayed -p 16 --skew 1e-4 -o "$d/last.txt" || return 1
-    $PACT pattern gen --shape random -p 16 --skew 1e-4 --seed 3 -o "$d/random.txt" || return 1
-    $PACT sim --platform generic32x32 --nodes 2 --ppn 8 --coll "$c" --root "$root" --algs all --sizes 8,64K \
-        --patterns "no_delay,file:$d/last.txt,file:$d/random.txt" --reps 1 -q -o "$d/sim" >/dev/null || return 1
-    local n=0 bad=0 worst=0
-    while IFS=, read -r _ _ _ _ _ alg bytes pat _ _ _ _ eng last _ status; do
-        [ "$status" = ok ] || continue
-        local pf=()
-        case "$pat" in file:*) pf=(--pattern "${pat#file:}") ;; esac
-        local r
-        r=$($PACT replay --platform generic32x32 --nodes 2 --ppn 8 --coll "$c" --root "$root" --alg "$alg" \
-            --bytes "$bytes" "${pf[@]}" | tail -n 1) || return 1
-        read -r e ok < <(awk -v s="$last" -v r="${r%%,*}" \
-            'BEGIN { e = (r - s) / s; if (e < 0) e = -e; printf "%.3g %d\n", e, e <= 1e-3 }')
-        printf '%-10s %-24s %6s %-30s smpi %.10e replay %.10e  |rel| %s\n' "$c" "$alg" "$bytes" \
-            "$(basename "$pat")" "$last" "${r%%,*}" "$e"
-        n=$((n + 1))
-        [ "$ok" = 1 ] || bad=$((bad + 1))
-        worst=$(awk -v a="$worst" -v b="$e" 'BEGIN { print (b > a ? b : a) }')
-    done < <(tail -n +2 "$d/sim/results.csv")
-    echo "$n cells, $bad beyond 0.1%, worst |replay/smpi - 1| = $worst"
-    [ "$n" -ge "$min" ] && [ "$bad" -eq 0 ]
+# replay_vs_smpi NODES PPN ROOT: every algorithm of every collective on generic32x32, root ROOT, 8 B and
+# 64 KiB, no delay, the last rank late by 100 us and random delays up to 100 us, gamma of the platform, two
+# measured calls per cell under smpi: d^ of `pact sim --engine replay` within 1e-12 of `--engine smpi`'s
+# (measured 3e-13, rounding of absolute times).  Under SMPI the bench driver's own protocol (records, start
+# of the next call) goes through shared memory and SimGrid barriers (sim/bench.c): with MPI messages it
+# shared links with ranks still inside the call, and 4 x 4 at root 5 was off by up to 3.3% (203 of 620 rows
+# of tests/data/equivalence/eq-a.yaml beyond 1e-12).  Also measured equal to 5e-13: eq-b.yaml (3 x 5, root 7,
+# 558 rows).  Not equal at 8 x 16, root 5 (5 of 279 rows, every algorithm, 8 B / 1 KiB / 64 KiB, no_delay,
+# last_delayed, random 50 us): reduce binary 1 KiB no_delay 6.5%, alltoall pairwise 8 B and 1 KiB under
+# last_delayed and random up to 3.1%; like replay_start below, SimGrid ordering simultaneous events
+# differently in the two engines is the suspect, not established.
+build_colls() { # every collective pact knows
+    $PACT list collectives | awk 'NR > 1 { print $1 }' | paste -sd,
 }
-check "replay d^ within 0.1% of smpi, generic32x32 2x8: allreduce" replay_vs_smpi allreduce 0
-check "replay d^ within 0.1% of smpi, generic32x32 2x8: reduce" replay_vs_smpi reduce 0
-check "replay d^ within 0.1% of smpi, generic32x32 2x8: bcast" replay_vs_smpi bcast 0
-# a barrier has one 0-byte cell per pattern: 5 algorithms (two_proc needs 2 ranks) x 3 patterns
-check "replay d^ within 0.1% of smpi, generic32x32 2x8: barrier" replay_vs_smpi barrier 0 15
+replay_vs_smpi() {
+    local nodes=$1 ppn=$2 root=$3 d="$TMP/replay-vs-smpi-$1x$2" P=$(($1 * $2)) e
+    rm -rf "$d"
+    mkdir -p "$d"
+    $PACT pattern gen --shape last_delayed -p $P --skew 1e-4 -o "$d/last.txt" || return 1
+    $PACT pattern gen --shape random -p $P --skew 1e-4 --seed 3 -o "$d/random.txt" || return 1
+    for e in smpi replay; do
+        $PACT sim --platform generic32x32 --nodes "$nodes" --ppn "$ppn" --root "$root" \
+            --coll "$(build_colls)" --algs all --sizes 8,64K \
+            --patterns "no_delay,file:$d/last.txt,file:$d/random.txt" --reps 2 --engine $e -q --no-figures \
+            -o "$d/$e" >/dev/null || return 1
+    done
+    # results.csv: collective $5, algorithm $6, bytes $7, pattern $8, rep $12, last_delay_s $14, status $16
+    awk -F, 'FNR == 1 { f++; next }
+        { k = $5 " " $6 " " $7 " " $8 " " $12; if (f == 1) s[k] = $14 " " $16; else r[k] = $14 " " $16 }
+        END {
+            n = 0; bad = 0; worst = 0
+            for (k in s) {
+                split(s[k], a, " "); split(r[k], b, " ")
+                if (a[2] != b[2]) { print k ": status smpi " a[2] ", replay " b[2]; bad++; continue }
+                if (a[2] != "ok") continue
+                e = (b[1] - a[1]) / a[1]; if (e < 0) e = -e
+                n++
+                if (e > 1e-12) { bad++; printf "%s: smpi %.17g replay %.17g |rel| %.3g\n", k, a[1], b[1], e }
+                if (e > worst) worst = e
+            }
+            printf "%d rows, %d beyond 1e-12, worst |replay/smpi - 1| = %.3g\n", n, bad, worst
+            exit !(n >= 200 && bad == 0)
+        }' "$d/smpi/results.csv" "$d/replay/results.csv"
+}
+check "replay d^ = smpi d^ to 1e-12, generic32x32 4x4 root 5: every algorithm" replay_vs_smpi 4 4 5
+
+# replay_start: every rank of a replay starts from a sleep of PACT_START_MARGIN + its delay, as the bench
+# driver's ranks sleep to the common start + their delays.  SimGrid's times can depend on the order of
+# starts at one instant: this cell's traces with no sleep at time 0 gave 8% less than the smpi engine.
+# (Known and left: reduce binary here at 8 B and 1 KiB under no_delay, smpi is 0.5% and 5.7% below the
+# replay and the model, an ordering of simultaneous events again.)
+replay_start() {
+    local d="$TMP/replay-start" e
+    rm -rf "$d"
+    for e in smpi replay; do
+        $PACT sim --platform generic32x32 --nodes 8 --ppn 4 --coll reduce --algs binary --sizes 64K \
+            --patterns no_delay,last_delayed --skew 50us --reps 1 --engine $e -q --no-figures -o "$d/$e" \
+            >/dev/null || return 1
+    done
+    paste -d, "$d/smpi/results.csv" "$d/replay/results.csv" |
+        awk -F, 'NR > 1 { n++; e = ($30 - $14) / $14; if (e < 0) e = -e
+                          printf "%s %s smpi %.17g replay %.17g |rel| %.3g\n", $7, $8, $14, $30, e
+                          if ($16 != "ok" || $32 != "ok" || e > 1e-12) bad++ }
+                 END { exit !(n == 2 && bad == 0) }'
+}
+check "replay starts as the bench driver does: reduce binary 8x4 64 KiB, smpi = replay" replay_start
+
+# engines_agree_reductions: a reduction of b bytes costs gamma x b simulated seconds under every engine, on
+# hosts of any speed.  The four machines whose hosts run 30-42 Gf (the engines used to convert seconds to
+# flops at smpi/host-speed's 1 Gf: smpi and replay charged 1/30-1/42 of it, d^ 58-77% below the model's),
+# 2 x 2 ranks, 1 MiB (reduction-heavy), no delay and the last rank 300 us late: d^ of smpi, replay and model
+# within 1% of each other; and on a user's XML of 1-core 3 Gf hosts shared by two ranks, the d^ of thor.
+engines_agree_reductions() {
+    local d="$TMP/engines-agree" e
+    rm -rf "$d"
+    for e in smpi replay model; do
+        $PACT sim --platform cedar,thor,shaheen2,mist --nodes 2 --ppn 2 --coll allreduce,reduce \
+            --algs recursive_doubling,binomial --sizes 1M --patterns no_delay,last_delayed --skew 300us \
+            --reps 1 --engine $e -q --no-figures -o "$d/$e" >/dev/null || return 1
+    done
+    # results.csv: platform, collective $5, algorithm $6, pattern $8, engine $13, last_delay_s $14, status $16
+    awk -F, 'FNR > 1 && $16 == "ok" { k = $1 " " $5 " " $6 " " $8; v[k, $13] = $14; keys[k] = 1 }
+        END {
+            n = 0; bad = 0
+            for (k in keys) {
+                s = v[k, "smpi"]; r = v[k, "replay"]; m = v[k, "model"]
+                if (s == "" || r == "" || m == "") { print k ": missing an engine"; bad++; continue }
+                er = (r - s) / s; em = (m - s) / s
+                if (er < 0) er = -er
+                if (em < 0) em = -em
+                printf "%-40s smpi %.6e replay %.6e model %.6e  |replay/smpi-1| %.2g |model/smpi-1| %.2g\n", \
+                    k, s, r, m, er, em
+                n++
+                if (er > 0.01 || em > 0.01) bad++
+            }
+            print n " cells, " bad " beyond 1%"
+            exit !(n == 16 && bad == 0)
+        }' "$d/smpi/results.csv" "$d/replay/results.csv" "$d/model/results.csv" || return 1
+    # A user's SimGrid XML: thor's network, hosts of one 3 Gf core, two ranks each (their reductions overlap
+    # in time): the same d^ as on thor, to rounding.
+    $PACT platform export thor --nodes 2 --ppn 2 -o "$d/xml" >/dev/null || return 1
+    sed -i 's/speed="[^"]*"/speed="3Gf"/; s/core="[^"]*"/core="1"/' "$d/xml/platform.xml"
+    grep -q 'speed="3Gf" core="1"' "$d/xml/platform.xml" || return 1
+    for e in smpi replay; do
+        $PACT sim --platform "$d/xml/platform.xml" --hostfile "$d/xml/hostfile" --nodes 2 --ppn 2 \
+            --coll allreduce,reduce --algs recursive_doubling,binomial --sizes 1M --patterns no_delay \
+            --gamma 0.2ns --reps 1 --engine $e -q --no-figures -o "$d/xml-$e" >/dev/null || return 1
+    done
+    awk -F, 'FNR > 1 && $16 == "ok" && $8 == "no_delay" {
+            k = $5 " " $6
+            if ($1 == "thor") t[k] = $14; else x[k, $13] = $14
+        }
+        END {
+            n = 0; bad = 0
+            for (k in t) {
+                for (e = 0; e < 2; e++) {
+                    eng = e ? "replay" : "smpi"; v = x[k, eng]
+                    r = v == "" ? 1 : (v - t[k]) / t[k]
+                    if (r < 0) r = -r
+                    printf "%-30s thor %.10e  1-core 3 Gf XML, %-6s %.10e  |rel| %.2g\n", k, t[k], eng, v, r
+                    n++
+                    if (r > 1e-9) bad++
+                }
+            }
+            exit !(n == 4 && bad == 0)
+        }' "$d/smpi/results.csv" "$d/xml-smpi/results.csv" "$d/xml-replay/results.csv"
+}
+check "smpi, replay and model d^ within 1% on 30-42 Gf hosts: reductions" engines_agree_reductions
 
 # No payload anywhere: 64 MiB allreduce at 256 ranks (ring, 4600 actions per rank) and 1024 ranks
 # (rabenseifner) in a few seconds and well under 4 GiB.  The expected d^ are the smpi engine's at 256 ranks
