@@ -8,7 +8,7 @@
  * alpha + beta*m and holds its sender's send port and its receiver's receive port; a reduction costs
  * gamma*m.  Where a source's textbook formula assumes something the schedule does not do (which child a
  * tree serves first, whether sends to several children overlap), the form here follows the schedule and
- * says so ("derived from the schedule"); the evaluator (eval.c) is the reference, and tests/test_models.c
+ * says so ("derived from the schedule"); the evaluator (eval.c) is the reference, and tests/unit/test_models.c
  * holds the evaluator and the closed forms of recursive doubling, ring and Rabenseifner allreduce to 1e-9.
  *
  * Sources: SUARA = Nuriyev et al. 2022, seeds/004 Table 1 and eqs. 1-8; Thakur = Thakur, Rabenseifner,

@@ -2,7 +2,7 @@
  * eval.c - the schedule evaluator: all P ranks' schedules (the builders' own, pact_build) run as one
  * discrete-event simulation under Hockney, shared-link or LogGP costs and per-rank arrival times.
  *
- * Each rank mirrors the MPI executor (sim/exec.c): it takes its ready operations in schedule order, posts
+ * Each rank mirrors the MPI executor (sim/rank/exec.c): it takes its ready operations in schedule order, posts
  * sends and receives at once, spends gamma*bytes on a reduction (nothing else happens on the rank
  * meanwhile, as smpi_execute blocks), and when nothing is ready waits for requests, taking all those
  * completed by then in posting order (MPI_Waitsome semantics; the executor waits for the one request its

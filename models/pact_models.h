@@ -101,7 +101,7 @@ typedef struct {
 } pact_model_result;
 
 /* Runs the P schedules: rank i starts at arrivals[i] (NULL: all at 0) and proceeds as the MPI executor
- * does (sim/exec.c): ready operations in schedule order, sends and receives posted at once, reductions
+ * does (sim/rank/exec.c): ready operations in schedule order, sends and receives posted at once, reductions
  * gamma*bytes of busy time, completed requests collected in posting order.  A send below the eager limit
  * completes when posted; its bytes move once the receive is posted (SMPI 3.32 with async-small-thresh 0),
  * as do those of every other message.  FALSE with PACT_ERROR_RUN when the schedules deadlock. */

@@ -151,8 +151,8 @@ int pact_rank_node(int rank, int nodes, int ppn, pact_mapping map)
  * 1e-4 s, and smpi_execute() converts seconds at a default host speed of 20 kflop/s and drops anything
  * under 1 us.  With these options a message costs exactly latency + (bytes + 16)/bandwidth, the 16 bytes
  * being SMPI's envelope, and simulated compute is exactly what the executor charges (a reduction is a sleep
- * of gamma x bytes, sim/exec.c: host speeds never enter).
- * smpi/privatization:no: pact's rank programs keep no per-rank state in globals (sim/bench.c makes its
+ * of gamma x bytes, sim/rank/exec.c: host speeds never enter).
+ * smpi/privatization:no: pact's rank programs keep no per-rank state in globals (sim/rank/bench.c makes its
  * pair type and compose operation once per process), so the ranks can share one copy of the program.
  * With a copy each (SMPI's default), every switch between ranks runs another copy of the executor's code:
  * at 256 ranks the caches thrash and pact's ring allreduce simulated 1.2x slower (scripts/bench-real.sh).

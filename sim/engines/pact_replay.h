@@ -4,13 +4,13 @@
  * replayed with `smpirun -replay`.  No payload is allocated anywhere, so 1024 ranks x 64 MiB fit in a few
  * hundred MiB.  Host side (GLib); errors are PACT_ERROR GErrors.
  *
- * A trace reproduces what the MPI executor (sim/exec.c) does under SMPI: the rank sleeps for its arrival
+ * A trace reproduces what the MPI executor (sim/rank/exec.c) does under SMPI: the rank sleeps for its arrival
  * delay, then posts each operation once its dependencies have completed, in schedule order among those
  * ready at once, charges each reduction as a sleep of gamma x bytes seconds, and waits for its requests,
- * one at a time, in the order sim/exec.c chooses (the request its lowest blocked operation needs);
- * sim/replay.c writes that same order into the trace (see there).  Every algorithm of the registry replays
- * to the smpi engine's d^ within 1e-12 (generic32x32 4x4 root 5, 8x16; tests/replay.sh): under SMPI the
- * bench driver's own protocol sends nothing (sim/bench.c), so the network carries the collective alone.
+ * one at a time, in the order sim/rank/exec.c chooses (the request its lowest blocked operation needs);
+ * sim/engines/replay.c writes that same order into the trace (see there).  Every algorithm of the registry replays
+ * to the smpi engine's d^ within 1e-12 (generic32x32 4x4 root 5, 8x16; tests/integration/replay.sh): under SMPI the
+ * bench driver's own protocol sends nothing (sim/rank/bench.c), so the network carries the collective alone.
  */
 #ifndef PACT_REPLAY_H
 #define PACT_REPLAY_H
