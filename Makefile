@@ -29,6 +29,8 @@ HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm
 SCHED_SRC := sim/ir/sched.c sim/ir/program.c sim/ir/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))
 # Code that runs inside MPI ranks (plain C11 + MPI, no GLib): one static library per MPI flavour.
 RANK_SRC := sim/rank/exec.c $(SCHED_SRC)
+# The bench driver: main, cells and the measurement (bench.c), data, clocks and protocol, checks and matrix.
+BENCH_SRC := $(sort $(wildcard sim/rank/bench*.c))
 RANK_HDR = $(wildcard sim/ir/*.h sim/coll/*.h sim/coll/*/*.h sim/coll/*/*.inc sim/rank/*.h)
 HOST_SRC := $(SCHED_SRC) sim/ir/dryrun.c $(wildcard sim/host/*.c sim/engines/*.c sim/study/*.c sim/report/*.c) \
             $(wildcard patterns/*.c) $(wildcard platforms/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c tuner/*/*.c) \
@@ -111,15 +113,15 @@ $(BUILD)/smpi/libpact-rank.a: $(SMPI_OBJ)
 $(BUILD)/ompi/libpact-rank.a: $(OMPI_OBJ)
 $(BUILD)/mpich/libpact-rank.a: $(MPICH_OBJ)
 
-$(BIN)/pact-bench-smpi: $(BUILD)/smpi/sim/rank/bench.o $(BUILD)/smpi/libpact-rank.a
+$(BIN)/pact-bench-smpi: $(BENCH_SRC:%.c=$(BUILD)/smpi/%.o) $(BUILD)/smpi/libpact-rank.a
 	@mkdir -p $(@D)
 	$(SMPICC) $(OPT) -o $@ $^ -lm
 
-$(BIN)/pact-bench-mpi: $(BUILD)/ompi/sim/rank/bench.o $(BUILD)/ompi/libpact-rank.a
+$(BIN)/pact-bench-mpi: $(BENCH_SRC:%.c=$(BUILD)/ompi/%.o) $(BUILD)/ompi/libpact-rank.a
 	@mkdir -p $(@D)
 	$(MPICC) $(OPT) $(SAN) -o $@ $^ -lm
 
-$(BIN)/pact-bench-mpich: $(BUILD)/mpich/sim/rank/bench.o $(BUILD)/mpich/libpact-rank.a
+$(BIN)/pact-bench-mpich: $(BENCH_SRC:%.c=$(BUILD)/mpich/%.o) $(BUILD)/mpich/libpact-rank.a
 	@mkdir -p $(@D)
 	$(MPICC_MPICH) $(OPT) $(SAN) -o $@ $^ -lm
 
