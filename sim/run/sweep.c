@@ -340,8 +340,7 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
     }
     if (s->engine == PACT_ENGINE_MODEL) {
         const char *why = !s->platform                   ? "a SimGrid XML has no parameters for it"
-                          : s->mapping != PACT_MAP_BLOCK ? "it places ranks on nodes in blocks only"
-                          : s->ranks_on != PACT_ON_CORES ? "it has no GPU node model"
+                          : s->ranks_on != PACT_ON_CORES ? "ranks on GPUs: it has no GPU node model"
                                                          : NULL;
         for (guint i = 0; !why && i < s->algs->len; i++)
             if (smpi_name(s->algs->pdata[i]))
@@ -678,7 +677,9 @@ static gboolean model_batch(batch_t *b, GError **err)
     ctx_t *x = b->x;
     pact_sweep *s = x->s;
     pact_model_params prm;
-    pact_model_params_platform(&prm, s->platform, s->ppn);
+    pact_export_opts eo = export_opts(s);
+    if (!pact_model_params_export(&prm, s->platform, &eo, err))
+        return FALSE;
     prm.gamma = x->gamma;
     pact_model_eval *w = pact_model_eval_new();
     pact_model_sched *ms = NULL;
