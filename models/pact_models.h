@@ -25,7 +25,8 @@ typedef enum {
     PACT_NET_PORT,
     /* What SimGrid does on a contention-free cluster: a message waits alpha (latency), then its bytes flow
      * at a max-min fair share of its sender node's up link and its receiver node's down link, each of
-     * bandwidth 1/beta (ranks of one node talk over a private loopback of alpha_intra, beta_intra). */
+     * bandwidth 1/beta (ranks of one node talk over a private loopback of alpha_intra, beta_intra).  With
+     * `platform` set, along the routes of its SimGrid export instead (route.c). */
     PACT_NET_SHARED,
     /* LogGP (Alexandrov et al. 1995) with L = alpha: o at each end, g between messages on a port, G per
      * byte after the first. */
