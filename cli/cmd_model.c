@@ -30,7 +30,8 @@ static gboolean params_for(const predict_opts *o, const pact_platform *plat, con
         else if (o->rails && !strcmp(o->rails, "sharing"))
             eo.rails = PACT_RAILS_SHARING;
         else if (o->rails) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--rails %s: expected sharing or binding", o->rails);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--rails %s: expected sharing or binding",
+                        o->rails);
             return FALSE;
         }
         if (o->mapping && !pact_mapping_parse(o->mapping, "--mapping", &eo.mapping, err))
@@ -193,7 +194,8 @@ static int predict(predict_opts *o)
         g_autofree char *what = NULL;
         pact_model_params copy = m;
         if (plat && m.net == PACT_NET_SHARED && pact_model_params_closed(&copy, o->P, &what, NULL) && what)
-            printf("# %s (%s, %s mapping)\n", what, m.rails == PACT_RAILS_BINDING ? "rails bound" : "rails shared",
+            printf("# %s (%s, %s mapping)\n", what,
+                   m.rails == PACT_RAILS_BINDING ? "rails bound" : "rails shared",
                    m.mapping == PACT_MAP_BLOCK ? "block" : "cyclic");
         printf("%-24s %12s %12s %12s %8s  %s\n", "algorithm", "closed_us", "eval_d*_us", "eval_d^_us",
                "cl/ev", "closed form");

@@ -278,13 +278,13 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->pending, w->heap,         w->comp,   w->post_seq, w->msg_send, w->ver,   w->rem,
-                 w->rate,    w->last,         w->heap_n, w->comp_n,   w->done,     w->seq,   w->busy,
-                 w->waiting, w->wake_pending, w->exit,   w->spf,      w->rpf,      w->ns,    w->nr,
-                 w->sslot,   w->rslot,        w->lhead,  w->ln,       w->lfix,     w->lmark, w->fl_next,
-                 w->fl_prev, w->fmark,        w->comp_f, w->comp_l,   w->lcap,     w->fixed, w->ev,
-                 w->fnl,     w->flink,        w->re_next, w->re_prev, w->rl_head,  w->rl_n,  w->rl_fix,
-                 w->rl_mark, w->rl_comp,      w->fiw,     w->fbw,     w->rl_cap,   w->rl_w};
+    void *p[] = {w->pending, w->heap,         w->comp,    w->post_seq, w->msg_send, w->ver,   w->rem,
+                 w->rate,    w->last,         w->heap_n,  w->comp_n,   w->done,     w->seq,   w->busy,
+                 w->waiting, w->wake_pending, w->exit,    w->spf,      w->rpf,      w->ns,    w->nr,
+                 w->sslot,   w->rslot,        w->lhead,   w->ln,       w->lfix,     w->lmark, w->fl_next,
+                 w->fl_prev, w->fmark,        w->comp_f,  w->comp_l,   w->lcap,     w->fixed, w->ev,
+                 w->fnl,     w->flink,        w->re_next, w->re_prev,  w->rl_head,  w->rl_n,  w->rl_fix,
+                 w->rl_mark, w->rl_comp,      w->fiw,     w->fbw,      w->rl_cap,   w->rl_w};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     free(w);
@@ -814,8 +814,9 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
     w->msg_send[rcv] = snd;
     if (x->m->net == PACT_NET_SHARED && x->rt) {
         double lat;
-        w->fnl[rcv] = (uint8_t)pact_model_route(x->rt, s->owner[snd], s->owner[rcv], w->flink + PACT_ROUTE_MAX * rcv,
-                                                &lat, &w->fiw[rcv], &w->fbw[rcv]);
+        w->fnl[rcv] =
+            (uint8_t)pact_model_route(x->rt, s->owner[snd], s->owner[rcv], w->flink + PACT_ROUTE_MAX * rcv,
+                                      &lat, &w->fiw[rcv], &w->fbw[rcv]);
         if (!ev_push(w, now + lat, EV_LAT_END, rcv, 0))
             x->oom = TRUE;
         return;
@@ -965,8 +966,11 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: %d ranks are not nodes of %d", P, x.ppn);
             return FALSE;
         }
-        pact_export_opts o = {.nodes = P / x.ppn, .ppn = x.ppn, .mapping = prm->mapping,
-                              .ranks_on = PACT_ON_CORES, .rails = prm->rails};
+        pact_export_opts o = {.nodes = P / x.ppn,
+                              .ppn = x.ppn,
+                              .mapping = prm->mapping,
+                              .ranks_on = PACT_ON_CORES,
+                              .rails = prm->rails};
         if (!(x.rt = pact_model_routes_get(prm->platform, &o, err)))
             return FALSE;
         uint32_t L = pact_model_routes_links(x.rt);

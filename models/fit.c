@@ -34,8 +34,8 @@ void pact_model_params_hockney(pact_model_params *m, double alpha, double beta, 
 
 void pact_model_params_platform(pact_model_params *m, const pact_platform *p, int ppn)
 {
-    pact_export_opts o = {.nodes = 0, .ppn = ppn, .mapping = PACT_MAP_BLOCK, .ranks_on = PACT_ON_CORES,
-                          .rails = p->rails};
+    pact_export_opts o = {
+        .nodes = 0, .ppn = ppn, .mapping = PACT_MAP_BLOCK, .ranks_on = PACT_ON_CORES, .rails = p->rails};
     pact_model_params_export(m, p, &o, NULL);
 }
 
@@ -68,7 +68,10 @@ gboolean pact_model_params_closed(pact_model_params *m, int P, char **what, GErr
     *what = NULL;
     if (!m->platform)
         return TRUE;
-    pact_export_opts o = {.nodes = P / m->ppn, .ppn = m->ppn, .mapping = m->mapping, .ranks_on = PACT_ON_CORES,
+    pact_export_opts o = {.nodes = P / m->ppn,
+                          .ppn = m->ppn,
+                          .mapping = m->mapping,
+                          .ranks_on = PACT_ON_CORES,
                           .rails = m->rails};
     const pact_model_routes *t = pact_model_routes_get(m->platform, &o, err);
     if (!t)
@@ -78,9 +81,10 @@ gboolean pact_model_params_closed(pact_model_params *m, int P, char **what, GErr
     if (mean > 0)
         m->alpha = mean;
     m->beta = 1.0 / pact_model_routes_capacity(t, 0);
-    *what = g_strdup_printf("closed forms: alpha = mean latency of the %s routes between %d nodes (%.4g .. %.4g s), "
-                            "beta = one flow alone on a node link; the evaluator follows every route",
-                            m->platform->name, o.nodes, lo, hi);
+    *what = g_strdup_printf(
+        "closed forms: alpha = mean latency of the %s routes between %d nodes (%.4g .. %.4g s), "
+        "beta = one flow alone on a node link; the evaluator follows every route",
+        m->platform->name, o.nodes, lo, hi);
     return TRUE;
 }
 

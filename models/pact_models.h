@@ -62,8 +62,8 @@ void pact_model_params_hockney(pact_model_params *m, double alpha, double beta, 
  * envelope and eager limit, shared links.  Uses the YAML's hockney gamma. */
 void pact_model_params_platform(pact_model_params *m, const pact_platform *p, int ppn);
 
-/* The same for an export with `o`'s mapping and rails (o->nodes may be 0: any).  Where the model cannot follow
- * SimGrid (ranks on GPUs) FALSE with PACT_ERROR_INPUT, one line. */
+/* The same for an export with `o`'s mapping and rails (o->nodes may be 0: any).  Where the model cannot
+ * follow SimGrid (ranks on GPUs) FALSE with PACT_ERROR_INPUT, one line. */
 gboolean pact_model_params_export(pact_model_params *m, const pact_platform *p, const pact_export_opts *o,
                                   GError **err);
 
@@ -77,7 +77,8 @@ gboolean pact_model_params_closed(pact_model_params *m, int P, char **what, GErr
 #define PACT_ROUTE_MAX 8 /* links of the longest route (dragonfly across groups: 7) */
 typedef struct pact_model_routes pact_model_routes;
 /* The routes of `p` exported with `o` (nodes and ppn given), built once and kept for the process. */
-const pact_model_routes *pact_model_routes_get(const pact_platform *p, const pact_export_opts *o, GError **err);
+const pact_model_routes *pact_model_routes_get(const pact_platform *p, const pact_export_opts *o,
+                                               GError **err);
 /* TRUE when `p` under this mapping and rails is more than one switch of node links. */
 gboolean pact_model_routes_needed(const pact_platform *p, pact_mapping mapping, pact_rails rails);
 /* The links from rank a to rank b (at most PACT_ROUTE_MAX), their latency, the flow's weight in the sharing

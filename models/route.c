@@ -1,6 +1,6 @@
 /*
- * route.c - the routes of pact's SimGrid export (platforms/export.c) for the evaluator's shared links: for two
- * ranks, the links SimGrid 3.32 sends their message through, its latency (the sum over the links) and its
+ * route.c - the routes of pact's SimGrid export (platforms/export.c) for the evaluator's shared links: for
+ * two ranks, the links SimGrid 3.32 sends their message through, its latency (the sum over the links) and its
  * weight in the sharing (SMPI's network model: penalty = latency + weight-S x sum of 1/bandwidth, weight-S
  * 8775, src/surf/network_smpi.cpp and network_cm02.cpp; the LMM solver gives each flow a max-min fair rate in
  * proportion to 1/penalty).  Every network link of a CPU export is SPLITDUPLEX (one link per direction);
@@ -26,7 +26,8 @@
 #include "pact_host.h"
 #include "pact_models.h"
 
-#define WEIGHT_S 8775.0 /* SMPI's network/weight-S (surf_network_model_init_SMPI, smpirun's network/model) */
+#define WEIGHT_S 8775.0 /* SMPI's network/weight-S (surf_network_model_init_SMPI, smpirun's network/model)   \
+                         */
 
 struct pact_model_routes {
     pact_topology topo;
@@ -219,7 +220,8 @@ static pact_model_routes *routes_build(const pact_platform *p, const pact_export
     }
     for (int i = 0; i < islands; i++)
         for (int d = 0; d < 2; d++) {
-            t->cap[t->off_trunk + 2u * (uint32_t)i + (uint32_t)d] = p->island_nodes * p->adapter.bw / p->blocking;
+            t->cap[t->off_trunk + 2u * (uint32_t)i + (uint32_t)d] =
+                p->island_nodes * p->adapter.bw / p->blocking;
             t->lat[t->off_trunk + 2u * (uint32_t)i + (uint32_t)d] = (p->cross_lat - p->adapter.lat) / 2;
         }
     uint32_t two[2] = {0, 1};
@@ -258,12 +260,13 @@ fail:
 static GMutex lock;
 static GHashTable *interned;
 
-const pact_model_routes *pact_model_routes_get(const pact_platform *p, const pact_export_opts *o, GError **err)
+const pact_model_routes *pact_model_routes_get(const pact_platform *p, const pact_export_opts *o,
+                                               GError **err)
 {
     pact_export_opts q = *o;
     if (q.ranks_on != PACT_ON_CORES) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: %s: ranks on GPUs: the model has no GPU node model",
-                    p->name);
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "model: %s: ranks on GPUs: the model has no GPU node model", p->name);
         return NULL;
     }
     if (!pact_platform_check(p, &q, err))
