@@ -110,6 +110,7 @@ check "model vs smpi 1%: thor 4x8 rails sharing, ring" vs_smpi thor 4 8 allreduc
 check "model vs smpi 1%: thor 4x8 rails binding, ring" vs_smpi thor 4 8 allreduce ring 1M --rails binding
 check "model vs smpi 1%: thor 4x8 binding, cyclic mapping" vs_smpi thor 4 8 allreduce ring 1M --rails binding \
     --mapping cyclic
+check "model vs smpi 1%: mist 4x8 cyclic mapping" vs_smpi mist 4 8 allreduce ring,rabenseifner 1M --mapping cyclic
 check "model vs smpi 1%: shaheen2 within a router, 4x2" vs_smpi shaheen2 4 2 allreduce ring,rabenseifner 8,64K
 check "model vs smpi 1%: dragonfly_small 16x1, every route kind" vs_smpi tests/data/dragonfly_small.yaml 16 1 \
     alltoall pairwise,linear 64K
