@@ -256,7 +256,8 @@ fail:
     return NULL;
 }
 
-/* Built once per (platform, nodes, ppn, mapping, rails) and kept: evaluations share them, threads too. */
+/* Built once per (platform, nodes, ppn, mapping, rails) and kept: evaluations share them, threads too.  The
+ * key names the platform's file too, so a YAML platform freed and another loaded at its address differ. */
 static GMutex lock;
 static GHashTable *interned;
 
@@ -272,7 +273,8 @@ const pact_model_routes *pact_model_routes_get(const pact_platform *p, const pac
     if (!pact_platform_check(p, &q, err))
         return NULL;
     g_autofree char *key =
-        g_strdup_printf("%p/%d/%d/%d/%d", (const void *)p, q.nodes, q.ppn, (int)q.mapping, (int)q.rails);
+        g_strdup_printf("%p/%s/%s/%d/%d/%d/%d", (const void *)p, p->name, p->file ? p->file : "", q.nodes,
+                        q.ppn, (int)q.mapping, (int)q.rails);
     g_mutex_lock(&lock);
     if (!interned)
         interned = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
