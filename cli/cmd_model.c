@@ -193,8 +193,10 @@ static int predict(predict_opts *o)
                fitp ? " (alpha, beta per algorithm from --params)" : "");
         g_autofree char *what = NULL;
         pact_model_params copy = m;
-        if (plat && m.net == PACT_NET_SHARED && pact_model_params_closed(&copy, o->P, &what, NULL) && what)
-            printf("# %s (%s, %s mapping)\n", what,
+        if (plat && pact_model_params_closed(&copy, o->P, &what, NULL) && what)
+            printf("# %s: %s%s (%s, %s mapping)\n",
+                   m.net == PACT_NET_SHARED ? "closed forms" : "closed forms and the evaluator", what,
+                   m.net == PACT_NET_SHARED ? "; the evaluator follows every route" : "",
                    m.rails == PACT_RAILS_BINDING ? "rails bound" : "rails shared",
                    m.mapping == PACT_MAP_BLOCK ? "block" : "cyclic");
         printf("%-24s %12s %12s %12s %8s  %s\n", "algorithm", "closed_us", "eval_d*_us", "eval_d^_us",

@@ -81,10 +81,9 @@ gboolean pact_model_params_closed(pact_model_params *m, int P, char **what, GErr
     if (mean > 0)
         m->alpha = mean;
     m->beta = 1.0 / pact_model_routes_capacity(t, 0);
-    *what = g_strdup_printf(
-        "closed forms: alpha = mean latency of the %s routes between %d nodes (%.4g .. %.4g s), "
-        "beta = one flow alone on a node link; the evaluator follows every route",
-        m->platform->name, o.nodes, lo, hi);
+    *what = g_strdup_printf("alpha = mean latency of the %s routes between %d nodes (%.4g .. %.4g s), "
+                            "beta = one flow alone on a node link",
+                            m->platform->name, o.nodes, lo, hi);
     return TRUE;
 }
 
