@@ -14,7 +14,7 @@
 
 typedef struct {
     char *coll, *alg, *size, *alpha, *beta, *gamma, *alpha_intra, *beta_intra, *platform, *pattern, *params,
-        *loggp, *net, *envelope, *eager, *format;
+        *loggp, *net, *envelope, *eager, *format, *rails, *mapping;
     int P, ppn;
 } predict_opts;
 
@@ -23,9 +23,25 @@ typedef struct {
 static gboolean params_for(const predict_opts *o, const pact_platform *plat, const pact_model_fit *fit,
                            const pact_alg *a, pact_model_params *m, GError **err)
 {
-    if (plat)
-        pact_model_params_platform(m, plat, o->ppn);
-    else
+    if (plat) {
+        pact_export_opts eo = {.nodes = 0, .ppn = o->ppn, .mapping = PACT_MAP_BLOCK, .rails = plat->rails};
+        if (o->rails && !strcmp(o->rails, "binding"))
+            eo.rails = PACT_RAILS_BINDING;
+        else if (o->rails && !strcmp(o->rails, "sharing"))
+            eo.rails = PACT_RAILS_SHARING;
+        else if (o->rails) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "--rails %s: expected sharing or binding",
+                        o->rails);
+            return FALSE;
+        }
+        if (o->mapping && !pact_mapping_parse(o->mapping, "--mapping", &eo.mapping, err))
+            return FALSE;
+        if (!pact_model_params_export(m, plat, &eo, err))
+            return FALSE;
+        g_autofree char *what = NULL;
+        if (!pact_model_params_closed(m, o->P, &what, err))
+            return FALSE;
+    } else
         pact_model_params_hockney(m, 0, 0, 0);
     if (fit) {
         const pact_model_fit_alg *x = pact_model_fit_find(fit, a->coll, a->name);
@@ -175,6 +191,14 @@ static int predict(predict_opts *o)
             printf(", intra-node alpha %.4g s, beta %.4g s/B", m.alpha_intra, m.beta_intra);
         printf(", envelope %g B, eager below %g B%s\n", m.envelope, m.eager_limit,
                fitp ? " (alpha, beta per algorithm from --params)" : "");
+        g_autofree char *what = NULL;
+        pact_model_params copy = m;
+        if (plat && pact_model_params_closed(&copy, o->P, &what, NULL) && what)
+            printf("# %s: %s%s (%s, %s mapping)\n",
+                   m.net == PACT_NET_SHARED ? "closed forms" : "closed forms and the evaluator", what,
+                   m.net == PACT_NET_SHARED ? "; the evaluator follows every route" : "",
+                   m.rails == PACT_RAILS_BINDING ? "rails bound" : "rails shared",
+                   m.mapping == PACT_MAP_BLOCK ? "block" : "cyclic");
         printf("%-24s %12s %12s %12s %8s  %s\n", "algorithm", "closed_us", "eval_d*_us", "eval_d^_us",
                "cl/ev", "closed form");
     }
@@ -421,6 +445,9 @@ int pact_cmd_model(int argc, char **argv)
         {"pattern", 0, 0, G_OPTION_ARG_FILENAME, &o.pattern,
          "a pattern file or an arrival trace (default: none)", "FILE"},
         {"ppn", 0, 0, G_OPTION_ARG_INT, &o.ppn, "ranks per node (block mapping): two-level costs", "K"},
+        {"rails", 0, 0, G_OPTION_ARG_STRING, &o.rails,
+         "with --platform: several adapters per node, sharing or binding (default: the platform's)", "MODE"},
+        {"mapping", 0, 0, G_OPTION_ARG_STRING, &o.mapping, "with --platform: block (default) or cyclic", "M"},
         {"net", 0, 0, G_OPTION_ARG_STRING, &o.net,
          "port (Hockney single port; default without --platform) or shared (SimGrid's links)", "NET"},
         {"loggp", 0, 0, G_OPTION_ARG_STRING, &o.loggp, "evaluate under LogGP with L = alpha", "o,g,G"},

@@ -75,6 +75,13 @@ struct pact_model_eval {
     double *lcap;
     uint8_t *fixed;
     uint32_t stamp;
+    /* routes (params' platform, route.c): flow f's links flink[PACT_ROUTE_MAX*f + k], k < fnl[f], its weight
+     * and its bandwidth alone; link l's flows as a list of entries PACT_ROUTE_MAX*f + k from rl_head[l] */
+    const pact_model_routes *rt;
+    size_t cap_rn, cap_links;
+    uint8_t *fnl;
+    uint32_t *flink, *re_next, *re_prev, *rl_head, *rl_n, *rl_fix, *rl_mark, *rl_comp;
+    double *fiw, *fbw, *rl_cap, *rl_w;
     event *ev;
     size_t nev;
     uint64_t evseq;
@@ -271,11 +278,13 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->pending, w->heap,         w->comp,   w->post_seq, w->msg_send, w->ver,   w->rem,
-                 w->rate,    w->last,         w->heap_n, w->comp_n,   w->done,     w->seq,   w->busy,
-                 w->waiting, w->wake_pending, w->exit,   w->spf,      w->rpf,      w->ns,    w->nr,
-                 w->sslot,   w->rslot,        w->lhead,  w->ln,       w->lfix,     w->lmark, w->fl_next,
-                 w->fl_prev, w->fmark,        w->comp_f, w->comp_l,   w->lcap,     w->fixed, w->ev};
+    void *p[] = {w->pending, w->heap,         w->comp,    w->post_seq, w->msg_send, w->ver,   w->rem,
+                 w->rate,    w->last,         w->heap_n,  w->comp_n,   w->done,     w->seq,   w->busy,
+                 w->waiting, w->wake_pending, w->exit,    w->spf,      w->rpf,      w->ns,    w->nr,
+                 w->sslot,   w->rslot,        w->lhead,   w->ln,       w->lfix,     w->lmark, w->fl_next,
+                 w->fl_prev, w->fmark,        w->comp_f,  w->comp_l,   w->lcap,     w->fixed, w->ev,
+                 w->fnl,     w->flink,        w->re_next, w->re_prev,  w->rl_head,  w->rl_n,  w->rl_fix,
+                 w->rl_mark, w->rl_comp,      w->fiw,     w->fbw,      w->rl_cap,   w->rl_w};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     free(w);
@@ -353,6 +362,37 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     return ok;
 }
 
+/* The per-flow route arrays and per-link arrays of a routed evaluation. */
+static gboolean reserve_routes(pact_model_eval *w, const pact_model_sched *s, uint32_t links)
+{
+    gboolean ok = TRUE;
+    size_t n = s->n + 1;
+    if (n > w->cap_rn) {
+        n += n / 2;
+        GROW(fnl, n);
+        GROW(fiw, n);
+        GROW(fbw, n);
+        GROW(flink, PACT_ROUTE_MAX * n);
+        GROW(re_next, PACT_ROUTE_MAX * n);
+        GROW(re_prev, PACT_ROUTE_MAX * n);
+        if (ok)
+            w->cap_rn = n;
+    }
+    if ((size_t)links + 1 > w->cap_links) {
+        size_t c = (size_t)links + 1;
+        GROW(rl_head, c);
+        GROW(rl_n, c);
+        GROW(rl_fix, c);
+        GROW(rl_mark, c);
+        GROW(rl_comp, c);
+        GROW(rl_cap, c);
+        GROW(rl_w, c);
+        if (ok)
+            w->cap_links = c;
+    }
+    return ok;
+}
+
 /* ---- the event queue: a binary heap on (time, class, sequence) ---- */
 
 static inline int ev_before(const event *a, const event *b)
@@ -412,6 +452,7 @@ typedef struct {
     const pact_model_params *m;
     int ppn;
     gboolean oom;
+    const pact_model_routes *rt; /* shared links along routes, or NULL */
 } sim_t;
 
 /* Per-rank min-heap of ready operations (global indices, so schedule order) in heap[base[r] ..], the
@@ -580,6 +621,130 @@ static void share(sim_t *x, uint32_t l0, uint32_t l1, double now)
     }
 }
 
+/* ---- shared links along routes: the same progressive filling over any links, each flow weighted ---- */
+
+/* Rates of the flows connected through links to the seeds: SimGrid's LMM with penalties, each flow at
+ * level x weight on the most constrained link, links fixed in order of their level. */
+static void share_routes(sim_t *x, const uint32_t *seed, int nseed, double now)
+{
+    pact_model_eval *w = x->w;
+    const uint32_t L = pact_model_routes_links(x->rt);
+    uint32_t st = ++w->stamp, nf = 0, nl = 0;
+    if (st == 0) {
+        memset(w->rl_mark, 0, L * sizeof(uint32_t));
+        memset(w->fmark, 0, x->s->n * sizeof(uint32_t));
+        st = w->stamp = 1;
+    }
+    for (int i = 0; i < nseed; i++)
+        if (w->rl_n[seed[i]] > 0 && w->rl_mark[seed[i]] != st) {
+            w->rl_mark[seed[i]] = st;
+            w->rl_comp[nl++] = seed[i];
+        }
+    for (uint32_t q = 0; q < nl; q++)
+        for (uint32_t e = w->rl_head[w->rl_comp[q]]; e != NONE; e = w->re_next[e]) {
+            uint32_t f = e / PACT_ROUTE_MAX;
+            if (w->fmark[f] == st)
+                continue;
+            w->fmark[f] = st;
+            w->comp_f[nf++] = f;
+            for (uint32_t k = 0; k < w->fnl[f]; k++) {
+                uint32_t o = w->flink[PACT_ROUTE_MAX * f + k];
+                if (w->rl_mark[o] != st) {
+                    w->rl_mark[o] = st;
+                    w->rl_comp[nl++] = o;
+                }
+            }
+        }
+    for (uint32_t k = 0; k < nl; k++) {
+        uint32_t l = w->rl_comp[k];
+        w->rl_cap[l] = pact_model_routes_capacity(x->rt, l);
+        w->rl_w[l] = 0;
+        w->rl_fix[l] = w->rl_n[l];
+    }
+    for (uint32_t k = 0; k < nf; k++) {
+        uint32_t f = w->comp_f[k];
+        w->rem[f] -= w->rate[f] * (now - w->last[f]);
+        w->last[f] = now;
+        w->fixed[f] = 0;
+        for (uint32_t j = 0; j < w->fnl[f]; j++)
+            w->rl_w[w->flink[PACT_ROUTE_MAX * f + j]] += w->fiw[f];
+    }
+    for (uint32_t left = nf; left > 0;) {
+        double best = INFINITY;
+        uint32_t bl = 0;
+        for (uint32_t k = 0; k < nl; k++) {
+            uint32_t l = w->rl_comp[k];
+            if (w->rl_fix[l] > 0 && w->rl_cap[l] / w->rl_w[l] < best) {
+                best = w->rl_cap[l] / w->rl_w[l];
+                bl = l;
+            }
+        }
+        if (best == INFINITY)
+            break; /* cannot happen: every unfixed flow has a link with unfixed flows */
+        for (uint32_t e = w->rl_head[bl]; e != NONE; e = w->re_next[e]) {
+            uint32_t f = e / PACT_ROUTE_MAX;
+            if (w->fixed[f])
+                continue;
+            w->fixed[f] = 1;
+            left--;
+            double r = best * w->fiw[f];
+            for (uint32_t j = 0; j < w->fnl[f]; j++) {
+                uint32_t o = w->flink[PACT_ROUTE_MAX * f + j];
+                w->rl_cap[o] -= r;
+                w->rl_w[o] -= w->fiw[f];
+                w->rl_fix[o]--;
+            }
+            if (w->rate[f] != r) {
+                w->rate[f] = r;
+                push_end(x, f, now);
+            }
+        }
+    }
+}
+
+static void route_start(sim_t *x, uint32_t f, double now)
+{
+    pact_model_eval *w = x->w;
+    const uint32_t *l = w->flink + PACT_ROUTE_MAX * f;
+    gboolean alone = TRUE;
+    for (uint32_t k = 0; k < w->fnl[f]; k++) {
+        uint32_t e = PACT_ROUTE_MAX * f + k, h = w->rl_head[l[k]];
+        w->re_next[e] = h;
+        w->re_prev[e] = NONE;
+        if (h != NONE)
+            w->re_prev[h] = e;
+        w->rl_head[l[k]] = e;
+        if (++w->rl_n[l[k]] > 1)
+            alone = FALSE;
+    }
+    if (alone) { /* a private link, or nobody else on its links */
+        w->rate[f] = w->fbw[f];
+        push_end(x, f, now);
+    } else {
+        w->rate[f] = 0;
+        share_routes(x, l, w->fnl[f], now);
+    }
+}
+
+static void route_stop(sim_t *x, uint32_t f, double now)
+{
+    pact_model_eval *w = x->w;
+    const uint32_t *l = w->flink + PACT_ROUTE_MAX * f;
+    gboolean others = FALSE;
+    for (uint32_t k = 0; k < w->fnl[f]; k++) {
+        uint32_t e = PACT_ROUTE_MAX * f + k, nx = w->re_next[e], pv = w->re_prev[e];
+        if (pv != NONE)
+            w->re_next[pv] = nx;
+        else
+            w->rl_head[l[k]] = nx;
+        if (nx != NONE)
+            w->re_prev[nx] = pv;
+        others = --w->rl_n[l[k]] > 0 || others;
+    }
+    if (others)
+        share_routes(x, l, w->fnl[f], now);
+}
+
 /* The message into receive f leaves its latency phase. */
 static void flow_start(sim_t *x, uint32_t f, double now)
 {
@@ -588,6 +753,10 @@ static void flow_start(sim_t *x, uint32_t f, double now)
     uint32_t snd = w->msg_send[f];
     w->rem[f] = s->bytes[snd] + x->m->envelope;
     w->last[f] = now;
+    if (x->rt) {
+        route_start(x, f, now);
+        return;
+    }
     if (same_node(x, s->owner[snd], s->owner[f])) { /* a private loopback */
         w->rate[f] = 1.0 / x->m->beta_intra;
         push_end(x, f, now);
@@ -609,6 +778,10 @@ static void flow_stop(sim_t *x, uint32_t f, double now)
 {
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
+    if (x->rt) {
+        route_stop(x, f, now);
+        return;
+    }
     if (same_node(x, s->owner[w->msg_send[f]], s->owner[f]))
         return;
     uint32_t u = flow_link(x, f, 0), d = flow_link(x, f, 1);
@@ -639,6 +812,15 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
     w->msg_send[rcv] = snd;
+    if (x->m->net == PACT_NET_SHARED && x->rt) {
+        double lat;
+        w->fnl[rcv] =
+            (uint8_t)pact_model_route(x->rt, s->owner[snd], s->owner[rcv], w->flink + PACT_ROUTE_MAX * rcv,
+                                      &lat, &w->fiw[rcv], &w->fbw[rcv]);
+        if (!ev_push(w, now + lat, EV_LAT_END, rcv, 0))
+            x->oom = TRUE;
+        return;
+    }
     if (x->m->net == PACT_NET_SHARED) {
         double alpha, beta;
         link_params(x, s->owner[snd], s->owner[rcv], &alpha, &beta);
@@ -778,8 +960,28 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         return FALSE;
     }
     const int P = s->P;
-    sim_t x = {w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE};
-    if (prm->net == PACT_NET_SHARED && !(prm->beta > 0 && (x.ppn == 1 || prm->beta_intra > 0))) {
+    sim_t x = {w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL};
+    if (prm->net == PACT_NET_SHARED && prm->platform) {
+        if (P % x.ppn) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: %d ranks are not nodes of %d", P, x.ppn);
+            return FALSE;
+        }
+        pact_export_opts o = {.nodes = P / x.ppn,
+                              .ppn = x.ppn,
+                              .mapping = prm->mapping,
+                              .ranks_on = PACT_ON_CORES,
+                              .rails = prm->rails};
+        if (!(x.rt = pact_model_routes_get(prm->platform, &o, err)))
+            return FALSE;
+        uint32_t L = pact_model_routes_links(x.rt);
+        if (!reserve_routes(w, s, L)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
+            return FALSE;
+        }
+        memset(w->rl_n, 0, L * sizeof(uint32_t));
+        memset(w->rl_head, 0xff, L * sizeof(uint32_t));
+        memset(w->rl_mark, 0, L * sizeof(uint32_t));
+    } else if (prm->net == PACT_NET_SHARED && !(prm->beta > 0 && (x.ppn == 1 || prm->beta_intra > 0))) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: shared links need beta > 0");
         return FALSE;
     }

@@ -35,14 +35,57 @@ void pact_model_params_hockney(pact_model_params *m, double alpha, double beta, 
 
 void pact_model_params_platform(pact_model_params *m, const pact_platform *p, int ppn)
 {
-    /* The node's link as the export writes it: with rail sharing (thor's default) twice one adapter's
-     * bandwidth on thor; one adapter's made the model 8-14% slower than SMPI at 1 MiB on 2 x 2 ranks. */
-    pact_model_params_hockney(m, p->adapter.lat, 1.0 / pact_platform_node_bw(p, p->rails), p->gamma);
+    pact_export_opts o = {
+        .nodes = 0, .ppn = ppn, .mapping = PACT_MAP_BLOCK, .ranks_on = PACT_ON_CORES, .rails = p->rails};
+    pact_model_params_export(m, p, &o, NULL);
+}
+
+gboolean pact_model_params_export(pact_model_params *m, const pact_platform *p, const pact_export_opts *o,
+                                  GError **err)
+{
+    if (o->ranks_on != PACT_ON_CORES) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "model: %s: ranks on GPUs: the model has no GPU node model (use --engine smpi)", p->name);
+        return FALSE;
+    }
+    /* One flow alone between two nodes: a node link as the export writes it (both rails when they share:
+     * one adapter's made the model 8-14% slower than SMPI at 1 MiB on thor 2 x 2), the latency of the
+     * shortest route (a dragonfly's: two links through one router). */
+    double lat = p->topology == PACT_TOPO_DRAGONFLY ? 2 * p->hop_lat : p->adapter.lat;
+    pact_model_params_hockney(m, lat, 1.0 / pact_platform_node_bw(p, o->rails), p->gamma);
     m->alpha_intra = p->shm.lat;
     m->beta_intra = 1.0 / p->shm.bw;
-    m->ppn = ppn > 1 ? ppn : 1;
+    m->ppn = o->ppn > 1 ? o->ppn : 1;
     m->envelope = PACT_SMPI_ENVELOPE;
     m->net = PACT_NET_SHARED;
+    m->mapping = o->mapping;
+    m->rails = o->rails;
+    m->platform = pact_model_routes_needed(p, o->mapping, o->rails) ? p : NULL;
+    return TRUE;
+}
+
+gboolean pact_model_params_closed(pact_model_params *m, int P, char **what, GError **err)
+{
+    *what = NULL;
+    if (!m->platform)
+        return TRUE;
+    pact_export_opts o = {.nodes = P / m->ppn,
+                          .ppn = m->ppn,
+                          .mapping = m->mapping,
+                          .ranks_on = PACT_ON_CORES,
+                          .rails = m->rails};
+    const pact_model_routes *t = pact_model_routes_get(m->platform, &o, err);
+    if (!t)
+        return FALSE;
+    double lo, mean, hi;
+    pact_model_routes_latency(t, &lo, &mean, &hi);
+    if (mean > 0)
+        m->alpha = mean;
+    m->beta = 1.0 / pact_model_routes_capacity(t, 0);
+    *what = g_strdup_printf("alpha = mean latency of the %s routes between %d nodes (%.4g .. %.4g s), "
+                            "beta = one flow alone on a node link",
+                            m->platform->name, o.nodes, lo, hi);
+    return TRUE;
 }
 
 /* ---- fitted parameter files ---- */

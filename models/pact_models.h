@@ -25,7 +25,8 @@ typedef enum {
     PACT_NET_PORT,
     /* What SimGrid does on a contention-free cluster: a message waits alpha (latency), then its bytes flow
      * at a max-min fair share of its sender node's up link and its receiver node's down link, each of
-     * bandwidth 1/beta (ranks of one node talk over a private loopback of alpha_intra, beta_intra). */
+     * bandwidth 1/beta (ranks of one node talk over a private loopback of alpha_intra, beta_intra).  With
+     * `platform` set, along the routes of its SimGrid export instead (route.c). */
     PACT_NET_SHARED,
     /* LogGP (Alexandrov et al. 1995) with L = alpha: o at each end, g between messages on a port, G per
      * byte after the first. */
@@ -41,6 +42,12 @@ typedef struct {
     double copy_beta;   /* seconds per byte of a local copy (the executor charges none: 0) */
     pact_net net;
     double o, g, G; /* LogGP */
+    /* PACT_NET_SHARED along the routes of `platform`'s SimGrid export (models/route.c): set by
+     * pact_model_params_platform where one switch does not describe it (fat tree, dragonfly, rail binding,
+     * cyclic mapping); NULL: one switch, node up and down links of bandwidth 1/beta, block mapping. */
+    const pact_platform *platform;
+    pact_mapping mapping;
+    pact_rails rails;
 } pact_model_params;
 
 /* SMPI 3.32's detached-send threshold (smpi/send-is-detached-thresh) and message envelope. */
@@ -55,6 +62,36 @@ void pact_model_params_hockney(pact_model_params *m, double alpha, double beta, 
  * nodes, shared memory within a node, SMPI's envelope and eager limit, shared links.  Uses the YAML's
  * hockney gamma.  Rail binding (a host per adapter) has no model here: callers refuse it. */
 void pact_model_params_platform(pact_model_params *m, const pact_platform *p, int ppn);
+
+/* The same for an export with `o`'s mapping and rails (o->nodes may be 0: any).  Where the model cannot
+ * follow SimGrid (ranks on GPUs) FALSE with PACT_ERROR_INPUT, one line. */
+gboolean pact_model_params_export(pact_model_params *m, const pact_platform *p, const pact_export_opts *o,
+                                  GError **err);
+
+/* For closed forms: alpha = the mean latency of the routes between the nodes of P ranks, beta = 1 / the
+ * bandwidth of one flow alone on them (a node link: both rails under sharing, one under binding); sets
+ * `what` (g_free it) to a line saying so, with the routes' latency range.  No-op for one switch. */
+gboolean pact_model_params_closed(pact_model_params *m, int P, char **what, GError **err);
+
+/* ---- routes of a SimGrid export (route.c) -------------------------------------------------------------- */
+
+#define PACT_ROUTE_MAX 8 /* links of the longest route (dragonfly across groups: 7) */
+typedef struct pact_model_routes pact_model_routes;
+/* The routes of `p` exported with `o` (nodes and ppn given), built once and kept for the process. */
+const pact_model_routes *pact_model_routes_get(const pact_platform *p, const pact_export_opts *o,
+                                               GError **err);
+/* TRUE when `p` under this mapping and rails is more than one switch of node links. */
+gboolean pact_model_routes_needed(const pact_platform *p, pact_mapping mapping, pact_rails rails);
+/* The links from rank a to rank b (at most PACT_ROUTE_MAX), their latency, the flow's weight in the sharing
+ * relative to a two-link route (1/penalty, SMPI's), and its bandwidth alone; 0 links for two ranks of one
+ * node (a private shared-memory link of latency *lat, bandwidth *bw). */
+int pact_model_route(const pact_model_routes *t, int a, int b, uint32_t *links, double *lat, double *iw,
+                     double *bw);
+int pact_model_routes_ranks(const pact_model_routes *t);
+uint32_t pact_model_routes_links(const pact_model_routes *t);
+double pact_model_routes_capacity(const pact_model_routes *t, uint32_t link);
+/* Latency of the routes between distinct nodes: least, mean, most. */
+void pact_model_routes_latency(const pact_model_routes *t, double *min, double *mean, double *max);
 
 /* ---- closed forms ----------------------------------------------------------------------------------------
  */

@@ -211,7 +211,9 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
     ctx_t *x = b->x;
     pact_sweep *s = x->s;
     pact_model_params prm;
-    pact_model_params_platform(&prm, s->platform, s->ppn);
+    pact_export_opts eo = pact_sw_export_opts(s);
+    if (!pact_model_params_export(&prm, s->platform, &eo, err))
+        return FALSE;
     prm.gamma = x->gamma;
     pact_model_eval *w = pact_model_eval_new();
     pact_model_sched *ms = NULL;

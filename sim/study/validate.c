@@ -534,13 +534,9 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err)
         g_ptr_array_add(s->pattern_data, d);
     }
     if (s->engine == PACT_ENGINE_MODEL) {
-        pact_rails rails = s->rails >= 0 ? (pact_rails)s->rails : s->platform ? s->platform->rails : 0;
         const char *why = !s->platform                   ? "a SimGrid XML has no parameters for it"
-                          : s->mapping != PACT_MAP_BLOCK ? "it places ranks on nodes in blocks only"
-                          : s->ranks_on != PACT_ON_CORES ? "it has no GPU node model"
-                          : rails == PACT_RAILS_BINDING && s->platform->adapters > 1
-                              ? "it has no model of rail binding (one adapter per rank)"
-                              : NULL;
+                          : s->ranks_on != PACT_ON_CORES ? "ranks on GPUs: it has no GPU node model"
+                                                         : NULL;
         for (guint i = 0; !why && i < s->algs->len; i++)
             if (pact_sw_smpi_name(s->algs->pdata[i]))
                 why = "SimGrid's built-ins (smpi:NAME) run only under smpi";

@@ -82,6 +82,51 @@ engine_model() {
 for c in allreduce alltoall allgather barrier reduce_scatter; do
     check "sim --engine model agrees with smpi, 2x4 under patterns: $c" engine_model $c
 done
+# vs_smpi PLATFORM NODES PPN COLL ALGS SIZES [FLAGS...]: pact sim --engine model against --engine smpi, row by
+# row, gamma 0 (network only), no_delay and last_delayed: d^ within 1%.  The cells exercise the routes of
+# each machine's SimGrid export: fat-tree islands and their 2:1 trunks (cedar), both rail modes (thor),
+# the dragonfly's routes within a router, a chassis, a group and across groups (shaheen2, dragonfly_small).
+vs_smpi() {
+    local plat=$1 nodes=$2 ppn=$3 c=$4 algs=$5 sizes=$6; shift 6
+    local d="$TMP/vs-$(basename "$plat" .yaml)-$nodes-$ppn-$c-$(echo "$*" | tr -c 'a-z0-9' '_')"
+    local args=(--platform "$plat" --nodes "$nodes" --ppn "$ppn" --coll "$c" --algs "$algs" --sizes "$sizes"
+        --reps 1 --gamma 0 --patterns no_delay,last_delayed --skew 2e-5 "$@")
+    nice $PACT sim "${args[@]}" --engine model -o "$d-model" >/dev/null || return 1
+    nice $PACT sim "${args[@]}" -o "$d-smpi" >/dev/null || return 1
+    paste -d, "$d-model/results.csv" "$d-smpi/results.csv" |
+        awk -F, 'NR > 1 { n++; if ($13 != "model" || $29 != "smpi" || $16 != $32) bad++
+                          if ($16 == "ok") { e = ($14 - $30) / $30; printf "%-20s %8s %-13s smpi %12.5g model %12.5g %+.3f%%\n", $6, $7, $8, $30, $14, 100 * e
+                                             if (e < 0) e = -e; if (e > mx) mx = e; if (e > 0.01) bad++ } }
+                 END { printf "%d rows, max |model/smpi - 1| = %.3g\n", n, mx; exit (n == 0 || bad > 0) }'
+}
+check "model vs smpi 1%: cedar islands of 2, 4x1 (2:1 trunks)" vs_smpi tests/data/cedar_small.yaml 4 1 \
+    alltoall pairwise,linear 64K,1M
+check "model vs smpi 1%: cedar islands of 2, 4x2 ring allreduce" vs_smpi tests/data/cedar_small.yaml 4 2 \
+    allreduce ring,recursive_doubling 64K,1M
+check "model vs smpi 1%: cedar 64x1 across two islands, alltoall" vs_smpi cedar 64 1 alltoall pairwise 64K
+check "model vs smpi 1%: thor 4x8 rails sharing, alltoall" vs_smpi thor 4 8 alltoall pairwise 1M --rails sharing
+check "model vs smpi 1%: thor 4x8 rails binding, alltoall" vs_smpi thor 4 8 alltoall pairwise 1M --rails binding
+check "model vs smpi 1%: thor 4x8 rails sharing, ring" vs_smpi thor 4 8 allreduce ring 1M --rails sharing
+check "model vs smpi 1%: thor 4x8 rails binding, ring" vs_smpi thor 4 8 allreduce ring 1M --rails binding
+check "model vs smpi 1%: thor 4x8 binding, cyclic mapping" vs_smpi thor 4 8 allreduce ring 1M --rails binding \
+    --mapping cyclic
+check "model vs smpi 1%: mist 4x8 cyclic mapping" vs_smpi mist 4 8 allreduce ring,rabenseifner 1M --mapping cyclic
+check "model vs smpi 1%: shaheen2 within a router, 4x2" vs_smpi shaheen2 4 2 allreduce ring,rabenseifner 8,64K
+check "model vs smpi 1%: dragonfly_small 16x1, every route kind" vs_smpi tests/data/dragonfly_small.yaml 16 1 \
+    alltoall pairwise,linear 64K
+check "model vs smpi 1%: dragonfly_small 16x2, ring" vs_smpi tests/data/dragonfly_small.yaml 16 2 \
+    allreduce ring 1M
+check "model vs smpi 1%: shaheen2 across groups, 400x1" vs_smpi shaheen2 400 1 bcast binomial 8,64K
+# No silent wrong answer: what the model cannot route it refuses.
+check "model engine refuses ranks on GPUs" bad_file "no GPU node model" \
+    $PACT sim --platform cedar --nodes 2 --ppn 4 --ranks-on gpus --engine model -o "$TMP/never-gpu"
+# pact model predict on a dragonfly: a nonzero latency, the routes' (Shaheen-II's hop latency, 2 to 7 links).
+predict_dragonfly() {
+    $PACT model predict --coll allreduce --alg ring -P 16 -m 8 --platform shaheen2 | tee "$TMP/pd.out"
+    awk '/^# alpha/ { a = $3 + 0 } $1 == "ring" { cl = $2 + 0; ev = $4 + 0 }
+         END { exit !(a >= 7.5e-7 && cl > 1 && ev > 1) }' "$TMP/pd.out"
+}
+check "model predict --platform shaheen2: nonzero alpha" predict_dragonfly
 check "bad input: --engine model with a SimGrid built-in" bad_file "smpi:NAME" \
     $PACT sim --nodes 1 --ppn 4 --algs ring,smpi:lr --engine model -o "$TMP/never"
 

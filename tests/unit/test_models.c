@@ -408,6 +408,59 @@ static void test_bad_files(void)
     expect_error(bad_alg, "f:2: algorithm: unknown", 1);
 }
 
+/* Routes of SimGrid's DRAGONFLY zone on shaheen2's export (4 chassis x 24 routers x 4 nodes per group): the
+ * number of links and the latency (0.375 us per link) of each kind of route, SimGrid's detour included, and
+ * a fat tree's trunks and rail binding's hosts. */
+static void test_routes(void)
+{
+    const pact_platform *sh = pact_platform_find("shaheen2"), *ce = pact_platform_find("cedar"),
+                        *th = pact_platform_find("thor");
+    g_assert_nonnull(sh);
+    pact_export_opts o = {.nodes = 500, .ppn = 1, .mapping = PACT_MAP_BLOCK, .rails = PACT_RAILS_SHARING};
+    GError *err = NULL;
+    const pact_model_routes *t = pact_model_routes_get(sh, &o, &err);
+    g_assert_no_error(err);
+    static const struct {
+        int a, b, links;
+    } cases[] = {
+        {0, 1, 2},     /* one router */
+        {0, 4, 3},     /* one chassis: green */
+        {0, 96, 3},    /* chassis 1, same blade: black */
+        {4, 96, 4},    /* chassis 1, blade 0 from blade 1: green, then black from chassis 0 */
+        {100, 96, 4},  /* within chassis 1, blade 1 to 0: green, then SimGrid's black from chassis 0 */
+        {0, 384, 4},   /* group 1: green to blade 1, blue, node */
+        {100, 388, 5}, /* chassis 1 blade 1 -> group 1 blade 1: black to chassis 0, blue, green, node */
+        {96, 488, 7},  /* chassis 1 blade 0 -> group 1 chassis 1 blade 2: every kind, the longest route */
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        uint32_t l[PACT_ROUTE_MAX];
+        double lat, iw, bw;
+        int n = pact_model_route(t, cases[i].a, cases[i].b, l, &lat, &iw, &bw);
+        g_assert_cmpint(n, ==, cases[i].links);
+        g_assert_cmpfloat_with_epsilon(lat, 0.375e-6 * n, 1e-15);
+        g_assert_cmpfloat(iw, <=, 1.0);
+    }
+    o = (pact_export_opts){.nodes = 64, .ppn = 1, .mapping = PACT_MAP_BLOCK, .rails = PACT_RAILS_SHARING};
+    t = pact_model_routes_get(ce, &o, &err);
+    g_assert_no_error(err);
+    uint32_t l[PACT_ROUTE_MAX];
+    double lat, iw, bw;
+    g_assert_cmpint(pact_model_route(t, 0, 31, l, &lat, &iw, &bw), ==, 2);
+    g_assert_cmpint(pact_model_route(t, 0, 32, l, &lat, &iw, &bw), ==, 4);
+    g_assert_cmpfloat_with_epsilon(lat, 1.3e-6, 1e-15);
+    o = (pact_export_opts){.nodes = 2, .ppn = 4, .mapping = PACT_MAP_BLOCK, .rails = PACT_RAILS_BINDING};
+    t = pact_model_routes_get(th, &o, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(pact_model_route(t, 1, 5, l, &lat, &iw, &bw), ==, 2);
+    g_assert_cmpuint(l[0], ==, 2 * 1);                                    /* node 0 rail 1 up */
+    g_assert_cmpuint(l[1], ==, 2 * 3 + 1);                                /* node 1 rail 1 down */
+    g_assert_cmpint(pact_model_route(t, 0, 1, l, &lat, &iw, &bw), ==, 0); /* shared memory */
+    o.ranks_on = PACT_ON_GPUS;
+    g_assert_null(pact_model_routes_get(ce, &o, &err));
+    g_assert_error(err, PACT_ERROR, PACT_ERROR_INPUT);
+    g_clear_error(&err);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -420,6 +473,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/reduce-scatter-closed-form", test_reduce_scatter_closed);
     g_test_add_func("/models/fit-recovers", test_fit_recovers);
     g_test_add_func("/models/bad-files", test_bad_files);
+    g_test_add_func("/models/routes", test_routes);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
     return rc;
