@@ -197,9 +197,6 @@ out:
     return rc;
 }
 
-/* What each rank reports per call: arrival, exit (both after the common reference), late flag (1: missed the
- * start, 2: overslept), estimated clock offset, offset by the machine's monotonic clock. */
-
 /* One measured call: returns through *late whether any rank reached its start after its deadline. */
 static int timed_call(bench_t *b, const cell_t *c, call_t *k, double delay, double *res, double *gathered,
                       int *late)

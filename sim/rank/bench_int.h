@@ -31,6 +31,8 @@
 #define SPIN_S 200e-6
 #define SLEEP_MIN_S 300e-6
 
+/* What each rank reports per call: arrival, exit (both after the common reference), late flag (1: missed the
+ * start, 2: overslept), estimated clock offset, offset by the machine's monotonic clock. */
 #define NREC 5
 
 typedef enum { DT_CHAR, DT_INT, DT_FLOAT, DT_DOUBLE, DT_PAIR } dt_kind;

@@ -10,6 +10,10 @@
 #include "pact_host.h"
 #include "report_int.h"
 
+/* ---- figures ------------------------------------------------------------------------------------------- */
+
+/* Qualitative colours, one per algorithm in order of appearance: Okabe and Ito's eight (told apart with
+ * colour-blindness too, black left out for the text), then Tol's muted ones; reused past 19. */
 static const guint32 alg_colour[] = {0x0072b2, 0xe69f00, 0x009e73, 0xcc79a7, 0x56b4e9, 0xd55e00, 0xf0e442,
                                      0x332288, 0x88ccee, 0x44aa99, 0x117733, 0x999933, 0xddcc77, 0xcc6677,
                                      0x882255, 0xaa4499, 0x661100, 0x6699cc, 0x888888};

@@ -271,9 +271,6 @@ pact_report *pact_report_load(const char *csv_path, GError **err)
     return pact_report_parse(text, len, csv_path, err);
 }
 
-/* ---- the definitions (see the top of the file) --------------------------------------------------------- */
-
-/* The table of one size, for the objectives (tuner/objectives). */
 gboolean pact_report_dir(const char *dir, gboolean figures, char **summary_text, GError **err)
 {
     g_autofree char *csv = g_build_filename(dir, "results.csv", NULL);

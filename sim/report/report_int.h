@@ -55,6 +55,7 @@ static inline double mean_at(const study_t *s, guint a, guint z, guint p)
 }
 
 
+/* The table of one size, for the objectives (tuner/objectives): the definitions are at the top of report.c. */
 static inline pact_obj_table table_at(const study_t *s, guint z)
 {
     return (pact_obj_table){.na = s->na, .np = s->np, .d = s->mean + (gsize)z * s->np,

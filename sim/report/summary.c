@@ -296,8 +296,3 @@ char *pact_report_summary(const pact_report *r)
         g_strchomp(*l);
     return g_strjoinv("\n", lines);
 }
-
-/* ---- figures ------------------------------------------------------------------------------------------- */
-
-/* Qualitative colours, one per algorithm in order of appearance: Okabe and Ito's eight (told apart with
- * colour-blindness too, black left out for the text), then Tol's muted ones; reused past 19. */

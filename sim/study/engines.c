@@ -22,6 +22,7 @@ void pact_sw_cell_reset(cell_t *c)
     g_ptr_array_set_size(c->status, 0);
 }
 
+/* Reads the driver's CSV (cell,rep,last,total,status) into the cells. */
 static gboolean read_output(ctx_t *x, const char *path, GError **err)
 {
     g_autofree char *text = NULL;
@@ -253,7 +254,8 @@ out:
     return ok;
 }
 
-/* Mean of the reps that ran ("ok" or "wrong"), NAN when none did. */
+/* The replay engine: each cell's schedule as SMPI time-independent traces under smpirun -replay.  Replay is
+ * deterministic: one simulated call serves all repetitions (rows still come one per repetition). */
 gboolean pact_sw_replay_batch(batch_t *b, GError **err)
 {
     ctx_t *x = b->x;

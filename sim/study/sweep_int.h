@@ -1,7 +1,8 @@
 /*
  * sweep_int.h - what the files of pact sim's runner share: a study's context, its cells and their batches
- * (sweep.c runs an experiment, validate.c checks a study, engines.c runs a batch of cells under the smpi,
- * model or replay engine, cells.c writes and reads their results.csv rows).
+ * (sweep.c runs an experiment, setup.c makes its studies, cells and batches, validate.c checks a study,
+ * engines.c runs a batch of cells under the smpi, model or replay engine, cells.c writes and reads their
+ * results.csv rows).
  */
 #ifndef PACT_SWEEP_INT_H
 #define PACT_SWEEP_INT_H
@@ -63,5 +64,12 @@ char *pact_sw_cell_rows(const ctx_t *x, const cell_t *c);
 GHashTable *pact_sw_cell_index(GPtrArray *studies);
 gboolean pact_sw_load_rows(GHashTable *index, const char *path, GError **err);
 char *pact_sw_all_rows(GPtrArray *studies, guint *missing);
+
+/* setup.c: studies, cells, batches */
+GPtrArray *pact_sw_make_studies(pact_experiment *e, const char *out, GError **err);
+GPtrArray *pact_sw_make_batches(pact_experiment *e, GPtrArray *studies);
+cell_t *pact_sw_find_cell(ctx_t *x, guint alg, guint size, guint pat);
+gboolean pact_sw_write_pattern(ctx_t *x, cell_t *c, GError **err);
+double pact_sw_mean_of(const cell_t *c, gboolean last); /* mean of the reps that ran, NAN when none did */
 
 #endif
