@@ -28,7 +28,9 @@ gboolean pact_model_terms_of(const pact_alg *alg, int P, double m, pact_model_te
     if (P < 1 || !(m >= 0) || !alg->terms)
         return FALSE;
     gboolean ok = TRUE;
-    if (m == 0 && !pact_coll_dataless(alg->coll))
+    if (P == 1)
+        src = "one rank: nothing moves";
+    else if (m == 0 && !pact_coll_dataless(alg->coll))
         src = "nothing to move";
     else
         ok = alg->terms(P, m, t, &src) != 0;

@@ -132,8 +132,9 @@ typedef int (*pact_builder_fn)(pact_sched *s, const pact_build_args *a);
 typedef struct {
     double a, b, c;
 } pact_cost;
-/* Fills t for P >= 1 ranks and m > 0 bytes (m = 0 only for collectives that move no data); *source gets where
- * the form comes from.  Returns 0 where the algorithm has no closed form at (P, m). */
+/* Fills t for P >= 2 ranks and m > 0 bytes (m = 0 only for collectives that move no data; one rank moves
+ * nothing, models/closed.c says so); *source gets where the form comes from.  Returns 0 where the algorithm
+ * has no closed form at (P, m). */
 typedef int (*pact_cost_fn)(int P, double m, pact_cost *t, const char **source);
 
 typedef struct {

@@ -64,7 +64,26 @@ void pb_call_free(const bench_t *b, call_t *k)
     pact_plan_free(k->plan);
     pact_sched_free(&k->sched);
     free(k->params);
+    pact_place_free(&k->place);
     memset(k, 0, sizeof(*k));
+}
+
+int pb_place(const bench_t *b, pact_place *p)
+{
+    int rc = PACT_OK, first = b->rank;
+    MPI_Comm node = MPI_COMM_NULL;
+    int *ids = malloc(sizeof(int) * (size_t)b->size);
+    if (!ids)
+        return PACT_ERR_NOMEM;
+    PACT_MPI_CHECK(MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, b->rank, MPI_INFO_NULL, &node));
+    PACT_MPI_CHECK(MPI_Allreduce(&b->rank, &first, 1, MPI_INT, MPI_MIN, node));
+    PACT_MPI_CHECK(MPI_Allgather(&first, 1, MPI_INT, ids, 1, MPI_INT, b->comm));
+    rc = pact_place_init(p, b->size, ids);
+out:
+    if (node != MPI_COMM_NULL)
+        MPI_Comm_free(&node);
+    free(ids);
+    return rc;
 }
 
 /* Builds the schedule and allocates buffers for a cell.  PACT_ERR_RESTRICTED leaves `why` set; the
@@ -93,6 +112,13 @@ int pb_call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, con
                              .inplace = k->inplace};
         if (!(k->params = calloc(pact_alg_nparams(k->alg) + 1, sizeof(long))))
             return PACT_ERR_NOMEM;
+        /* Only for the algorithms that need it: its collectives would shift every later call's start. */
+        if (k->alg->restrictions & PACT_R_PLACE) {
+            int rc = pb_place(b, &k->place);
+            if (rc != PACT_OK)
+                return rc;
+            a.place = &k->place;
+        }
         pact_params_defaults(k->alg, k->params);
         if (pact_params_parse(k->alg, c->params, ',', k->params, k->msg, sizeof k->msg) != PACT_OK) {
             *why = k->msg;
@@ -385,6 +411,7 @@ static void usage(void)
           "                  [--dtypes int,float,double,pair] [--ops sum,max,compose] [--roots 0,P-1,P/2]\n"
           "                  [--max-bytes B]\n"
           "  checks: [--check-twice] (each plan runs once on other input before the checked run)\n"
+          "          [--place] (prints the node of every rank, as algorithms that need it see them)\n"
           "  common: [--out FILE] [--arrivals FILE] [--arrival-tol SECONDS (default 5e-6)]\n",
           stderr);
 }
@@ -402,7 +429,7 @@ int main(int argc, char **argv)
                       .ops = "sum,max,compose",
                       .roots = "0,P-1,P/2",
                       .max_bytes = 64.0 * 1024 * 1024};
-    int matrix = 0, bad_args = 0;
+    int matrix = 0, show_place = 0, bad_args = 0;
     snprintf(one.id, sizeof(one.id), "0");
     snprintf(one.alg, sizeof(one.alg), "mpi");
     one.dt = pb_find_dtype("double");
@@ -428,6 +455,8 @@ int main(int argc, char **argv)
         int used = 1;
         if (!strcmp(o, "--check"))
             one.check = 1, used = 0;
+        else if (!strcmp(o, "--place"))
+            show_place = 1, used = 0;
         else if (!strcmp(o, "--check-twice"))
             b.check_twice = 1, used = 0;
         else if (!strcmp(o, "--timing-only"))
@@ -516,7 +545,14 @@ int main(int argc, char **argv)
     volatile char *stagger = __builtin_alloca(64 * (size_t)(b.rank % 256) + 1);
     stagger[0] = 0;
 #endif
-    if (matrix) {
+    if (show_place) {
+        pact_place p;
+        if ((rc = pb_place(&b, &p)) != PACT_OK)
+            goto out;
+        for (int r = 0; b.rank == 0 && r < b.size; r++)
+            fprintf(b.out, "%d%c", p.node_of[r], r + 1 < b.size ? ' ' : '\n');
+        pact_place_free(&p);
+    } else if (matrix) {
         rc = pb_run_matrix(&b, &mx);
     } else {
         if ((rc = pb_clock_sync(&b)) != PACT_OK)

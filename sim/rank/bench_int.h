@@ -87,6 +87,7 @@ typedef struct {
     void *send, *recv;
     int inplace;
     long *params;  /* the algorithm's parameter values */
+    pact_place place; /* where the ranks run, for algorithms that need it (PACT_R_PLACE) */
     char msg[160]; /* why set-up failed, when that is not static text */
 } call_t;
 
@@ -125,6 +126,9 @@ int pb_run_matrix(bench_t *b, const matrix_opts *m);
 int pb_run_call(const cell_t *c, call_t *k, MPI_Comm comm);
 int pb_call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, const char **why);
 void pb_call_free(const bench_t *b, call_t *k);
+/* Where the ranks of b->comm run: the node of a rank is the lowest rank that shares its memory
+ * (MPI_COMM_TYPE_SHARED: a host under SMPI, a machine otherwise). */
+int pb_place(const bench_t *b, pact_place *p);
 /* A count: digits only, no sign, no suffix; 1 when it is one. */
 int pb_parse_size(const char *s, size_t *out);
 

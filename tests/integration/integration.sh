@@ -202,3 +202,15 @@ failed_run() {
         [ "$(wc -l <"$o/results.csv")" -gt 1 ] && [ -s "$o/summary.txt" ]
 }
 check "failed run: exit 1, no rows; the rerun resumes" failed_run
+
+# Where the ranks run, as the bench driver gives it to algorithms that need it (PACT_R_PLACE): under SMPI the
+# hosts of the hostfile (3 nodes x 2, cyclic), under Open MPI and MPICH this one machine.
+bench_place() {
+    local d="$TMP/place"
+    $PACT platform export generic32x32 --nodes 3 --ppn 2 --mapping cyclic -o "$d" >/dev/null || return 1
+    [ "$(smpirun -np 6 -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") "$BENCH_SMPI" \
+        --place 2>/dev/null)" = "0 1 2 0 1 2" ] || return 1
+    [ "$(mpirun.openmpi -np 3 --oversubscribe build/bin/pact-bench-mpi --place 2>/dev/null)" = "0 0 0" ] &&
+        [ "$(mpiexec.mpich -np 3 build/bin/pact-bench-mpich --place 2>/dev/null)" = "0 0 0" ]
+}
+check "bench driver: the node of every rank (SMPI hosts, one machine under Open MPI and MPICH)" bench_place

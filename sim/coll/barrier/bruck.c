@@ -24,11 +24,6 @@ static int pact_barrier_bruck_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     (void)m;
     *src = "Hensgen et al. 1988 (dissemination): ceil(log2 P) rounds";
     pact_cost_set(t, pact_clog2(P), 0, 0);

@@ -33,11 +33,6 @@ static int pact_barrier_double_ring_build(pact_sched *s, const pact_build_args *
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     (void)m;
     *src = "two rounds of P hops around the ring (derived from the schedule)";
     pact_cost_set(t, 2.0 * P, 0, 0);

@@ -37,11 +37,6 @@ static int pact_barrier_recursive_doubling_build(pact_sched *s, const pact_build
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     const int L = pact_flog2(P);
     (void)m;
     *src = (1 << L) == P ? "log2 P exchanges (Thakur 2005, recursive doubling)"

@@ -23,11 +23,6 @@ static int pact_barrier_two_proc_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     (void)m;
     if (P > 2)
         return 0;

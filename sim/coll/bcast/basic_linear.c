@@ -31,11 +31,6 @@ int pact_bcast_basic_linear_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     *src = "SUARA eq. 2; PG 2007: the root's sends serialized";
     pact_cost_set(t, P - 1, (P - 1) * m, 0);
     return 1;

@@ -44,11 +44,6 @@ static int binary_tree_path(int P)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     int k = binary_tree_path(P);
     *src = "PG 2007 (binary tree), unsegmented; a parent serves its two children in turn, so the path to "
            "a rank costs one message per first-child and two per second-child edge (derived from the "

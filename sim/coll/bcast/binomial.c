@@ -30,11 +30,6 @@ int pact_bcast_binomial_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     int C = pact_clog2(P);
     *src = "PG 2007; Tran 2.2.4: ceil(log2 P)(alpha + beta m)";
     pact_cost_set(t, C, C * m, 0);

@@ -28,11 +28,6 @@ int pact_bcast_chain_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     /* fanout 4: head c is served (c+1)-th by the root, then its chain of len_c ranks forwards */
     int f = P - 1 < 4 ? P - 1 : 4, len = (P - 1) / f, longer = (P - 1) % f, best = 0;
     if (longer)

@@ -47,11 +47,6 @@ static int knomial_path(int i, long n, int radix)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     int K = 0;
     for (long x = 1; x < P; x *= 4)
         K++;

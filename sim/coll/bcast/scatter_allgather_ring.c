@@ -59,11 +59,6 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     if (m / pact_cost_elem(m) < P) { /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_BCAST, "basic_linear")->terms(P, m, t, src);
     }

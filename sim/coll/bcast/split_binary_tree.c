@@ -132,11 +132,6 @@ int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     if (m / pact_cost_elem(m) < 2) { /* Open MPI's fallback: the chain of one, a pipeline */
         return pact_alg_find(PACT_COLL_BCAST, "pipeline")->terms(P, m, t, src);
     }

@@ -29,11 +29,6 @@ int pact_reduce_binomial_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     int C = pact_clog2(P);
     *src = "PG 2007; Tran 2.2.5: ceil(log2 P)(alpha + beta m + gamma m)";
     pact_cost_set(t, C, C * m, C * m);

@@ -29,11 +29,6 @@ int pact_reduce_chain_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     /* fanout 4: a chain of L hops, then the root takes the f chain heads one after another */
     int f = P - 1 < 4 ? P - 1 : 4, len = (P - 1 + f - 1) / f;
     *src = "PG 2007 (chain), unsegmented; the root's f-way fan-in serialized on its receive port (derived "

@@ -52,11 +52,6 @@ int pact_reduce_linear_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     *src = "SUARA eq. 1; PG 2007";
     pact_cost_set(t, P - 1, (P - 1) * m, (P - 1) * m);
     return 1;

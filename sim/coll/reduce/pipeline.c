@@ -26,11 +26,6 @@ int pact_reduce_pipeline_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     *src = "PG 2007, (P + S - 2)(alpha + beta m/S + gamma m/S) with S = 1";
     pact_cost_set(t, P - 1, (P - 1) * m, (P - 1) * m);
     return 1;

@@ -103,11 +103,6 @@ int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: nothing moves";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     const int L = pact_flog2(P), pof2 = 1 << L;
     if (m / pact_cost_elem(m) < pof2) { /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_REDUCE, "linear")->terms(P, m, t, src);

@@ -123,11 +123,6 @@ static int pact_reduce_scatter_butterfly_build(pact_sched *s, const pact_build_a
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: a local copy";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     const int L = pact_flog2(P), pof2 = 1 << L;
     const double b = pact_cost_big_block(m, P), f = (pof2 - 1.0) / pof2;
     *src = "Traff 2005: log2 P exchanges of halving size, the mirror exchange (P > 2), and for P not a "

@@ -66,11 +66,6 @@ static int pact_reduce_scatter_nonoverlapping_build(pact_sched *s, const pact_bu
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: a local copy";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     const double n = m / pact_cost_elem(m), b = pact_cost_big_block(m, P);
     pact_cost r;
     const char *s;

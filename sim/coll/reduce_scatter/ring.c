@@ -76,11 +76,6 @@ static int pact_reduce_scatter_ring_build(pact_sched *s, const pact_build_args *
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P == 1) {
-        *src = "one rank: a local copy";
-        pact_cost_set(t, 0, 0, 0);
-        return 1;
-    }
     const double b = pact_cost_big_block(m, P);
     *src = "Thakur 2005; PG 2007: (P-1)(alpha + (beta + gamma) m/P), blocks of ceil(count/P) elements";
     pact_cost_set(t, P - 1.0, (P - 1.0) * b, (P - 1.0) * b);
