@@ -190,6 +190,29 @@ int pact_build(const pact_alg *a, const pact_build_args *args, pact_sched *s);
  * sub-schedule's SEND and RECV map to, and appends to `s` (which it never resets). */
 int pact_compose(pact_sched *s, const pact_alg *a, const pact_build_args *sub, pact_rank_map *m);
 
+/* ---- the plan file: the cells of one simulation, from the sweep to the bench driver (planfile.c) ---- */
+
+/* "cell coll alg count dtype op root reps gamma pattern params", '#' starts a comment line. */
+#define PACT_PLAN_HEADER "# cell coll alg count dtype op root reps gamma pattern params\n"
+
+typedef struct {
+    char id[64];        /* names the cell in the driver's output */
+    pact_coll coll;
+    char alg[64];       /* a registry name, or "mpi": the library's own collective */
+    size_t count;       /* elements per process (per block for alltoall, allgather) */
+    char dtype[16], op[16];
+    int root, reps;
+    double gamma;       /* seconds charged per byte reduced */
+    char pattern[4096]; /* arrival pattern file, "" for none */
+    char params[256];   /* the algorithm's parameter overrides, "param=value,...", or "" */
+} pact_plan_line;
+
+/* One line with its newline into buf; PACT_ERR_ARG when it does not fit or the pattern path has a blank. */
+int pact_plan_line_format(const pact_plan_line *l, char *buf, size_t len);
+/* One line (not a comment); PACT_ERR_ARG when malformed (the datatype and operation names are the reader's to
+ * check). */
+int pact_plan_line_parse(const char *line, pact_plan_line *l);
+
 /* Elements of the send and receive buffers a rank passes to the collective. */
 void pact_coll_buf_counts(pact_coll c, int rank, int size, int root, size_t count, size_t *send,
                           size_t *recv);

@@ -350,26 +350,25 @@ int pb_parse_size(const char *s, size_t *out)
 }
 
 /* Parses "cell coll alg count dtype op root reps gamma pattern [params]". */
-static int parse_plan_line(char *line, cell_t *c, const char *file, int lineno)
+/* A line of the plan file (pact_plan_line_parse) as a cell. */
+static int parse_plan_line(const char *line, cell_t *c, const char *file, int lineno)
 {
-    char coll[32], alg[64], count[32], dt[32], op[32], pat[4096], params[256] = "-";
-    int root, reps, n;
-    double gamma;
+    pact_plan_line l;
     memset(c, 0, sizeof(*c));
-    n = sscanf(line, "%63s %31s %63s %31s %31s %31s %d %d %lf %4095s %255s", c->id, coll, alg, count, dt, op,
-               &root, &reps, &gamma, pat, params);
-    if (n < 10 || pact_coll_from_name(coll) < 0 || !pb_parse_size(count, &c->count) ||
-        !(c->dt = pb_find_dtype(dt)) || !(c->op = pb_find_op(op)) || reps < 1 || !(gamma >= 0)) {
+    if (pact_plan_line_parse(line, &l) != PACT_OK || !(c->dt = pb_find_dtype(l.dtype)) ||
+        !(c->op = pb_find_op(l.op))) {
         fprintf(stderr, "pact-bench: %s:%d: malformed plan line\n", file, lineno);
         return PACT_ERR_ARG;
     }
-    c->coll = (pact_coll)pact_coll_from_name(coll);
-    snprintf(c->alg, sizeof(c->alg), "%s", alg);
-    snprintf(c->pattern, sizeof(c->pattern), "%s", pat);
-    snprintf(c->params, sizeof(c->params), "%s", strcmp(params, "-") ? params : "");
-    c->root = root;
-    c->reps = reps;
-    c->gamma = gamma;
+    snprintf(c->id, sizeof(c->id), "%s", l.id);
+    c->coll = l.coll;
+    snprintf(c->alg, sizeof(c->alg), "%s", l.alg);
+    c->count = l.count;
+    snprintf(c->pattern, sizeof(c->pattern), "%s", l.pattern[0] ? l.pattern : "-");
+    snprintf(c->params, sizeof(c->params), "%s", l.params);
+    c->root = l.root;
+    c->reps = l.reps;
+    c->gamma = l.gamma;
     c->warmup = 1;
     return PACT_OK;
 }

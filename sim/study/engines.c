@@ -56,7 +56,7 @@ gboolean pact_sw_launch(batch_t *b, GError **err)
         pact_sw_smpi_name(s->algs->pdata[((cell_t *)x->cells->pdata[g_array_index(b->cells, guint, 0)])->alg]);
     int P = s->procs;
     size_t es = pact_dtype_size(s->dtype);
-    GString *plan = g_string_new("# cell coll alg count dtype op root reps gamma pattern params\n");
+    GString *plan = g_string_new(PACT_PLAN_HEADER);
     int n = 0;
     guint64 maxbuf = 0; /* the largest buffer of a rank, bytes */
     for (guint k = 0; k < b->cells->len; k++) {
@@ -74,10 +74,24 @@ gboolean pact_sw_launch(batch_t *b, GError **err)
             g_string_assign(params, "-");
         else
             pact_sw_alg_spec_params(s->coll, alg, params, NULL); /* validated before */
-        g_string_append_printf(plan, "%u %s %s %" G_GUINT64_FORMAT " %s %s %d %d %.17g %s %s\n", i,
-                               pact_coll_name(s->coll), smpi_alg ? "mpi" : name[0],
-                               g_array_index(s->sizes, guint64, c->size) / es, s->dtype, s->op, s->root,
-                               s->reps, x->gamma, c->pattern_file, params->str);
+        pact_plan_line l = {.coll = s->coll,
+                            .count = (size_t)(g_array_index(s->sizes, guint64, c->size) / es),
+                            .root = s->root,
+                            .reps = s->reps,
+                            .gamma = x->gamma};
+        g_snprintf(l.id, sizeof l.id, "%u", i);
+        g_strlcpy(l.alg, smpi_alg ? "mpi" : name[0], sizeof l.alg);
+        g_strlcpy(l.dtype, s->dtype, sizeof l.dtype);
+        g_strlcpy(l.op, s->op, sizeof l.op);
+        g_strlcpy(l.pattern, c->pattern_file, sizeof l.pattern);
+        g_strlcpy(l.params, strcmp(params->str, "-") ? params->str : "", sizeof l.params);
+        char line[sizeof l.pattern + 512];
+        if (pact_plan_line_format(&l, line, sizeof line) != PACT_OK) {
+            g_string_free(plan, TRUE);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "plan line of cell %u: too long or a blank in its path", i);
+            return FALSE;
+        }
+        g_string_append(plan, line);
         n++;
     }
     if (n == 0) {
