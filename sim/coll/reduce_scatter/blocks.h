@@ -48,6 +48,29 @@ static inline pact_slice rs_vslice(uint32_t buf, size_t n, int p, int pof2, int 
 }
 
 
+/* The fold of the first 2r ranks: every rank copies SEND into `acc`; an even rank below 2r hands its vector
+ * to the odd rank above it and sits out (*vrank -1), which receives it into `in` and reduces it into `acc`
+ * (virtual rank rank/2); the others are virtual rank rank - r.  Returns the operation the rest waits for. */
+static inline int rs_fold(pact_sched *s, int rank, int rem, size_t n, uint32_t acc, uint32_t in, int *vrank)
+{
+    int last = pact_copy(s, pact_sl(acc, 0, n), pact_sl(PACT_BUF_SEND, 0, n));
+    if (rank < 2 * rem && rank % 2 == 0) {
+        int x = pact_send(s, rank + 1, pact_sl(acc, 0, n));
+        pact_after(s, last);
+        last = x;
+        *vrank = -1;
+    } else if (rank < 2 * rem) {
+        int r = pact_recv(s, rank - 1, pact_sl(in, 0, n));
+        pact_after(s, last);
+        last = pact_reduce(s, pact_sl(acc, 0, n), pact_sl(in, 0, n));
+        pact_after(s, r);
+        *vrank = rank / 2;
+    } else {
+        *vrank = rank - rem;
+    }
+    return last;
+}
+
 /* Closed forms (derived from the schedules).  Bytes of virtual blocks [lo, hi) of a reduce-scatter over pof2
  * virtual ranks: virtual rank v < r = P - pof2 owns blocks 2v and 2v+1 of the P-block split, the others
  * block v + r. */

@@ -52,21 +52,7 @@ static int pact_reduce_scatter_butterfly_build(pact_sched *s, const pact_build_a
     pact_need(s, precv, n);
     const pact_slice mine = pact_sl(PACT_BUF_RECV, 0, rs_len(n, p, rank));
 
-    int last = pact_copy(s, pact_sl(psend, 0, n), pact_sl(PACT_BUF_SEND, 0, n)), vrank;
-    if (rank < 2 * rem && rank % 2 == 0) {
-        int x = pact_send(s, rank + 1, pact_sl(psend, 0, n));
-        pact_after(s, last);
-        last = x;
-        vrank = -1;
-    } else if (rank < 2 * rem) {
-        int r = pact_recv(s, rank - 1, pact_sl(precv, 0, n));
-        pact_after(s, last);
-        last = pact_reduce(s, pact_sl(psend, 0, n), pact_sl(precv, 0, n));
-        pact_after(s, r);
-        vrank = rank / 2;
-    } else {
-        vrank = rank - rem;
-    }
+    int vrank, last = rs_fold(s, rank, rem, n, psend, precv, &vrank);
 
     if (vrank < 0) { /* sat out: the block comes from whoever holds it after the mirror permutation */
         pact_recv(s, rs_real(mirror((rank + 1) / 2, log2p), rem), mine);

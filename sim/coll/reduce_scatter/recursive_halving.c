@@ -32,21 +32,7 @@ static int pact_reduce_scatter_recursive_halving_build(pact_sched *s, const pact
     pact_need(s, in, n);
     const size_t mine = rs_len(n, p, rank);
 
-    int last = pact_copy(s, pact_sl(res, 0, n), pact_sl(PACT_BUF_SEND, 0, n)), vrank;
-    if (rank < 2 * rem && rank % 2 == 0) {
-        int x = pact_send(s, rank + 1, pact_sl(res, 0, n));
-        pact_after(s, last);
-        last = x;
-        vrank = -1;
-    } else if (rank < 2 * rem) {
-        int r = pact_recv(s, rank - 1, pact_sl(in, 0, n));
-        pact_after(s, last);
-        last = pact_reduce(s, pact_sl(res, 0, n), pact_sl(in, 0, n));
-        pact_after(s, r);
-        vrank = rank / 2;
-    } else {
-        vrank = rank - rem;
-    }
+    int vrank, last = rs_fold(s, rank, rem, n, res, in, &vrank);
 
     if (vrank >= 0) {
         int send_index = 0, recv_index = 0, last_index = pof2;
