@@ -54,9 +54,8 @@ int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (P % 2) { /* Open MPI's fallback */
+    if (P % 2) /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_ALLGATHER, "ring")->terms(P, m, t, src);
-    }
     *src = "Chen et al. 2005 (neighbor exchange): P/2 alpha + (P-1) beta m";
     pact_cost_set(t, P / 2, (P - 1) * m, 0);
     return 1;

@@ -45,9 +45,8 @@ int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
     int L = pact_flog2(P);
-    if ((1 << L) != P) { /* Open MPI's fallback */
+    if ((1 << L) != P) /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_ALLGATHER, "bruck")->terms(P, m, t, src);
-    }
     *src = "Thakur 2005: log2(P) alpha + (P-1) beta m";
     pact_cost_set(t, L, (P - 1) * m, 0);
     return 1;

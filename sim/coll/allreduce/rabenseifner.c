@@ -70,9 +70,8 @@ int pact_allreduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
     const int L = pact_flog2(P), pof2 = 1 << L;
-    if (m / pact_cost_elem(m) < pof2 || P == 1) { /* Open MPI's fallback */
+    if (m / pact_cost_elem(m) < pof2) /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_ALLREDUCE, "basic_linear")->terms(P, m, t, src);
-    }
     double f = (pof2 - 1.0) / pof2;
     *src = pof2 == P ? "SUARA eq. 8; Thakur 2005"
                      : "Thakur 2005 for the power of two below P, plus Open MPI's pairing of the first 2r "

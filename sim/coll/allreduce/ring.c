@@ -44,9 +44,8 @@ int pact_allreduce_ring_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (m / pact_cost_elem(m) < P || P == 1) { /* Open MPI's fallback */
+    if (m / pact_cost_elem(m) < P) /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_ALLREDUCE, "recursive_doubling")->terms(P, m, t, src);
-    }
     double b = pact_cost_big_block(m, P);
     *src = "SUARA eq. 6 (ring without segmentation); Thakur 2005; blocks of ceil(count/P) elements";
     pact_cost_set(t, 2.0 * (P - 1), 2.0 * (P - 1) * b, (P - 1) * b);

@@ -86,9 +86,8 @@ int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a)
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
     const int pof2 = 1 << pact_flog2(P);
-    if (m / pact_cost_elem(m) < P) { /* Open MPI's fallback */
+    if (m / pact_cost_elem(m) < P) /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_BCAST, "basic_linear")->terms(P, m, t, src);
-    }
     double f = (pof2 == P ? P - 1.0 : P - 1.0) / P;
     int C = pact_clog2(P);
     *src = "Thakur 2005: binomial scatter + recursive-doubling allgather";

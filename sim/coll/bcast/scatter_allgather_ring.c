@@ -59,9 +59,8 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (m / pact_cost_elem(m) < P) { /* Open MPI's fallback */
+    if (m / pact_cost_elem(m) < P) /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_BCAST, "basic_linear")->terms(P, m, t, src);
-    }
     int C = pact_clog2(P);
     double b = pact_cost_big_block(m, P);
     *src = "Thakur 2005: binomial scatter + ring allgather";

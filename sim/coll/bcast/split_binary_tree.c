@@ -132,9 +132,8 @@ int pact_bcast_split_binary_tree_build(pact_sched *s, const pact_build_args *a)
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
-    if (m / pact_cost_elem(m) < 2) { /* Open MPI's fallback: the chain of one, a pipeline */
+    if (m / pact_cost_elem(m) < 2) /* Open MPI's fallback: the chain of one, a pipeline */
         return pact_alg_find(PACT_COLL_BCAST, "pipeline")->terms(P, m, t, src);
-    }
     int D = pact_flog2(P);
     double h = pact_cost_big_block(m, 2);
     *src = "PG 2007 (split binary tree), unsegmented: halves down two binary trees, each parent serving "

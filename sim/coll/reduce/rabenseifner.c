@@ -104,9 +104,8 @@ int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a)
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
     const int L = pact_flog2(P), pof2 = 1 << L;
-    if (m / pact_cost_elem(m) < pof2) { /* Open MPI's fallback */
+    if (m / pact_cost_elem(m) < pof2) /* Open MPI's fallback */
         return pact_alg_find(PACT_COLL_REDUCE, "linear")->terms(P, m, t, src);
-    }
     double f = (pof2 - 1.0) / pof2;
     *src = "Thakur 2005 (reduce-scatter + binomial gather); for P not a power of two plus Open MPI's "
            "pairing, 2 alpha + beta m + gamma m/2 (derived from the schedule)";
