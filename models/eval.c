@@ -35,40 +35,26 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->pending, w->heap,         w->comp,    w->post_seq, w->msg_send, w->ver,   w->rem,
-                 w->rate,    w->last,         w->heap_n,  w->comp_n,   w->done,     w->seq,   w->busy,
-                 w->waiting, w->wake_pending, w->exit,    w->spf,      w->rpf,      w->ns,    w->nr,
-                 w->sslot,   w->rslot,        w->lhead,   w->ln,       w->lfix,     w->lmark, w->fl_next,
-                 w->fl_prev, w->fmark,        w->comp_f,  w->comp_l,   w->lcap,     w->fixed, w->ev,
-                 w->fnl,     w->flink,        w->re_next, w->re_prev,  w->rl_head,  w->rl_n,  w->rl_fix,
-                 w->rl_mark, w->rl_comp,      w->fiw,     w->fbw,      w->rl_cap,   w->rl_w};
+    void *p[] = {w->pending, w->heap,   w->comp,   w->post_seq, w->heap_n,  w->comp_n,  w->done,    w->seq,
+                 w->busy,    w->waiting, w->wake_pending, w->exit, w->spf,  w->rpf,     w->ns,      w->nr,
+                 w->sslot,   w->rslot,  w->fl,     w->cl,       w->lhead,   w->ln,      w->lfix,    w->lmark,
+                 w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
+                 w->re_prev, w->fmark,  w->comp_f, w->fiw,      w->fbw,     w->rem,     w->rate,    w->last,
+                 w->rl_head, w->rl_n,   w->rl_fix, w->rl_mark,  w->rl_comp, w->rl_cap,  w->rl_w,    w->ev};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     free(w);
 }
-
-#define GROW(field, n) ok = ok && grow((void **)&w->field, (n), sizeof(*w->field))
 
 static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
 {
     gboolean ok = TRUE;
     size_t n = s->n + 1, P = (size_t)s->P + 1;
     if (n > w->cap_n) {
-        n += n / 2;
         GROW(pending, n);
         GROW(heap, n);
         GROW(comp, n);
         GROW(post_seq, n);
-        GROW(msg_send, n);
-        GROW(ver, n);
-        GROW(rem, n);
-        GROW(rate, n);
-        GROW(last, n);
-        GROW(fixed, n);
-        GROW(fmark, n);
-        GROW(comp_f, n);
-        GROW(fl_next, 2 * n);
-        GROW(fl_prev, 2 * n);
         if (ok)
             w->cap_n = n;
     }
@@ -89,19 +75,21 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         GROW(lfix, 2 * P);
         GROW(lmark, 2 * P);
         GROW(comp_l, 2 * P);
+        GROW(dirty, 2 * P);
+        GROW(ldirty, 2 * P);
         GROW(lcap, 2 * P);
         if (ok)
             w->cap_P = P;
     }
     if (s->nchan + 1 > w->cap_chan) {
-        size_t c = s->nchan + 1 + (s->nchan + 1) / 2;
+        size_t c = s->nchan + 1;
         GROW(ns, c);
         GROW(nr, c);
         if (ok)
             w->cap_chan = c;
     }
     if (s->nmsg + 1 > w->cap_msg) {
-        size_t c = s->nmsg + 1 + (s->nmsg + 1) / 2;
+        size_t c = s->nmsg + 1;
         GROW(sslot, c);
         GROW(rslot, c);
         if (ok)
@@ -110,23 +98,11 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     return ok;
 }
 
-/* The per-flow route arrays and per-link arrays of a routed evaluation. */
-static gboolean reserve_routes(pact_model_eval *w, const pact_model_sched *s, uint32_t links)
+/* The per-link arrays of a routed evaluation. */
+static gboolean reserve_links(pact_model_eval *w, uint32_t links)
 {
     gboolean ok = TRUE;
-    size_t n = s->n + 1;
-    if (n > w->cap_rn) {
-        n += n / 2;
-        GROW(fnl, n);
-        GROW(fiw, n);
-        GROW(fbw, n);
-        GROW(flink, PACT_ROUTE_MAX * n);
-        GROW(re_next, PACT_ROUTE_MAX * n);
-        GROW(re_prev, PACT_ROUTE_MAX * n);
-        if (ok)
-            w->cap_rn = n;
-    }
-    if ((size_t)links + 1 > w->cap_links) {
+    if ((size_t)links + 1 > w->cap_rl) {
         size_t c = (size_t)links + 1;
         GROW(rl_head, c);
         GROW(rl_n, c);
@@ -136,9 +112,39 @@ static gboolean reserve_routes(pact_model_eval *w, const pact_model_sched *s, ui
         GROW(rl_cap, c);
         GROW(rl_w, c);
         if (ok)
-            w->cap_links = c;
+            w->cap_rl = c;
     }
     return ok;
+}
+
+/* A flow record for the message from send `snd` into receive `rcv`; NONE when memory runs out. */
+static uint32_t flow_new(sim_t *x, uint32_t snd, uint32_t rcv)
+{
+    pact_model_eval *w = x->w;
+    uint32_t f = w->ffree;
+    if (f != NONE) {
+        w->ffree = w->fl[f].hl;
+    } else {
+        if (w->nfl == w->cap_fl) {
+            size_t c = w->cap_fl ? 2 * w->cap_fl : 1024;
+            if (c >= NONE || !grow((void **)&w->fl, c, sizeof(flow)) || (x->rt && !pact_ev_routes_reserve(w, c))) {
+                x->oom = TRUE;
+                return NONE;
+            }
+            w->cap_fl = c;
+        }
+        f = w->nfl++;
+        w->fl[f].ver = 0;
+    }
+    w->fl[f].snd = snd;
+    w->fl[f].rcv = rcv;
+    return f;
+}
+
+static void flow_free(pact_model_eval *w, uint32_t f)
+{
+    w->fl[f].hl = w->ffree;
+    w->ffree = f;
 }
 
 /* ---- the event queue: a binary heap on (time, class, sequence) ---- */
@@ -186,7 +192,7 @@ static inline uint32_t ready_pop(sim_t *x, int r)
 static inline void release(sim_t *x, int r, uint32_t op)
 {
     const pact_model_sched *s = x->s;
-    uint32_t *pending = x->w->pending;
+    uint16_t *pending = x->w->pending;
     x->w->done[r]++;
     for (uint32_t k = s->sfirst[op]; k < s->sfirst[op + 1]; k++)
         if (--pending[s->succ[k]] == 0)
@@ -206,6 +212,15 @@ static void request_done(sim_t *x, uint32_t op, double t)
     }
 }
 
+void pact_ev_deliver(sim_t *x, uint32_t f, double now)
+{
+    uint32_t snd = x->w->fl[f].snd, rcv = x->w->fl[f].rcv;
+    flow_free(x->w, f);
+    request_done(x, rcv, now);
+    if (!(op_bytes(x->s, snd) < x->m->eager_limit))
+        request_done(x, snd, now);
+}
+
 /* ---- messages ---- */
 
 static inline void link_params(const sim_t *x, int a, int b, double *alpha, double *beta)
@@ -221,41 +236,46 @@ static inline void link_params(const sim_t *x, int a, int b, double *alpha, doub
 
 /* Send `snd` and receive `rcv` are both posted: the message moves.  On ports (PORT, LOGGP) it claims them
  * at the end of this instant, in the order of the senders' posting (EV_CLAIM), so that messages matched in
- * the same instant take the ports in the order their sends were posted. */
+ * the same instant take the ports in the order their sends were posted.  On shared links it waits its
+ * latency, then flows; between two ranks of one node over a private loopback, which nothing shares: its
+ * end is known now. */
 static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
 {
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
-    w->msg_send[rcv] = snd;
+    uint32_t f = flow_new(x, snd, rcv);
+    if (f == NONE)
+        return;
+    gboolean pushed;
     if (x->m->net == PACT_NET_SHARED && x->rt) {
         double lat;
-        w->fnl[rcv] =
-            (uint8_t)pact_model_route(x->rt, s->owner[snd], s->owner[rcv], w->flink + PACT_ROUTE_MAX * rcv,
-                                      &lat, &w->fiw[rcv], &w->fbw[rcv]);
-        if (!ev_push(w, now + lat, EV_LAT_END, rcv, 0))
-            x->oom = TRUE;
-        return;
+        w->fnl[f] =
+            (uint8_t)pact_model_route(x->rt, s->owner[snd], s->owner[rcv], w->flink + PACT_ROUTE_MAX * (size_t)f,
+                                      &lat, &w->fiw[f], &w->fbw[f]);
+        pushed = ev_push(w, now + lat, EV_LAT_END, f, 0);
+    } else if (x->m->net == PACT_NET_SHARED && same_node(x, s->owner[snd], s->owner[rcv])) {
+        /* the arithmetic of a flow alone on a link: latency, then bytes at the link's rate */
+        double t = now + x->m->alpha_intra, rate = 1.0 / x->m->beta_intra;
+        double dt = (op_bytes(s, snd) + x->m->envelope) / rate;
+        pushed = ev_push(w, t + (dt > 0 ? dt : 0), EV_FLOW_END, f, w->fl[f].ver);
+    } else if (x->m->net == PACT_NET_SHARED) {
+        pushed = ev_push(w, now + x->m->alpha, EV_LAT_END, f, 0);
+    } else {
+        uint64_t key = ((uint64_t)(w->post_seq[snd] & 0xfffffff) << 28) | (uint64_t)(s->owner[snd] & 0xfffffff);
+        pushed = ev_push_key(w, now, EV_CLAIM, f, 0, key);
     }
-    if (x->m->net == PACT_NET_SHARED) {
-        double alpha, beta;
-        link_params(x, s->owner[snd], s->owner[rcv], &alpha, &beta);
-        if (!ev_push(w, now + alpha, EV_LAT_END, rcv, 0))
-            x->oom = TRUE;
-        return;
-    }
-    uint64_t key = ((uint64_t)(w->post_seq[snd] & 0xfffffff) << 28) | (uint64_t)(s->owner[snd] & 0xfffffff);
-    if (!ev_push_key(w, now, EV_CLAIM, rcv, 0, key))
+    if (!pushed)
         x->oom = TRUE;
 }
 
-static void claim(sim_t *x, uint32_t rcv, double now)
+static void claim(sim_t *x, uint32_t f, double now)
 {
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
     const pact_model_params *m = x->m;
-    uint32_t snd = w->msg_send[rcv];
+    uint32_t snd = w->fl[f].snd, rcv = w->fl[f].rcv;
     int src = s->owner[snd], dst = s->owner[rcv];
-    double alpha, beta, bytes = s->bytes[snd] + m->envelope, end;
+    double alpha, beta, bytes = op_bytes(s, snd) + m->envelope, end;
     link_params(x, src, dst, &alpha, &beta);
     if (m->net == PACT_NET_LOGGP) {
         double wire = (bytes > 1 ? bytes - 1 : 0) * m->G;
@@ -273,8 +293,7 @@ static void claim(sim_t *x, uint32_t rcv, double now)
         end = fmax(t0, w->rpf[dst]) + T;
         w->rpf[dst] = end;
     }
-    w->ver[rcv]++;
-    if (!ev_push(w, end, EV_FLOW_END, rcv, w->ver[rcv]))
+    if (!ev_push(w, end, EV_FLOW_END, f, w->fl[f].ver))
         x->oom = TRUE;
 }
 
@@ -287,7 +306,7 @@ static void post(sim_t *x, int r, uint32_t op, double now)
     if (s->kind[op] == PACT_OP_SEND) {
         uint32_t k = w->ns[c]++;
         w->sslot[slot + k] = op;
-        if (s->bytes[op] < x->m->eager_limit)
+        if (op_bytes(s, op) < x->m->eager_limit)
             request_done(x, op, now);
         if (w->nr[c] > k)
             match(x, op, w->rslot[slot + k], now);
@@ -303,9 +322,9 @@ static double local_cost(const sim_t *x, uint32_t op)
 {
     switch (x->s->kind[op]) {
     case PACT_OP_REDUCE:
-        return x->m->gamma * x->s->bytes[op];
+        return x->m->gamma * op_bytes(x->s, op);
     case PACT_OP_COPY:
-        return x->m->copy_beta * x->s->bytes[op];
+        return x->m->copy_beta * op_bytes(x->s, op);
     default:
         return 0;
     }
@@ -376,6 +395,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     }
     const int P = s->P;
     sim_t x = {w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL};
+    w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
         if (P % x.ppn) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: %d ranks are not nodes of %d", P, x.ppn);
@@ -389,10 +409,11 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         if (!(x.rt = pact_model_routes_get(prm->platform, &o, err)))
             return FALSE;
         uint32_t L = pact_model_routes_links(x.rt);
-        if (!reserve_routes(w, s, L)) {
+        if (!reserve_links(w, L) || !pact_ev_routes_reserve(w, w->cap_fl)) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
             return FALSE;
         }
+        w->rt = x.rt;
         memset(w->rl_n, 0, L * sizeof(uint32_t));
         memset(w->rl_head, 0xff, L * sizeof(uint32_t));
         memset(w->rl_mark, 0, L * sizeof(uint32_t));
@@ -400,10 +421,9 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: shared links need beta > 0");
         return FALSE;
     }
-    memcpy(w->pending, s->pending0, s->n * sizeof(uint32_t));
+    memcpy(w->pending, s->pending0, s->n * sizeof(uint16_t));
     memset(w->ns, 0, s->nchan * sizeof(uint32_t));
     memset(w->nr, 0, s->nchan * sizeof(uint32_t));
-    memset(w->ver, 0, s->n * sizeof(uint32_t));
     size_t Pz = (size_t)P;
     memset(w->comp_n, 0, Pz * sizeof(uint32_t));
     memset(w->done, 0, Pz * sizeof(uint32_t));
@@ -413,7 +433,21 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     memset(w->ln, 0, 2 * Pz * sizeof(uint32_t));
     memset(w->lhead, 0xff, 2 * Pz * sizeof(uint32_t));
     memset(w->lmark, 0, 2 * Pz * sizeof(uint32_t));
-    memset(w->fmark, 0, s->n * sizeof(uint32_t));
+    memset(w->ldirty, 0, 2 * Pz);
+    /* flows and classes: empty pools (their records keep their versions) */
+    w->ffree = NONE;
+    for (uint32_t f = w->nfl; f-- > 0;)
+        flow_free(w, f);
+    w->cfree = NONE;
+    for (uint32_t c = w->ncl; c-- > 0;) {
+        w->cl[c].next[0] = w->cfree;
+        w->cl[c].mark = 0;
+        w->cfree = c;
+    }
+    if (w->fmark)
+        memset(w->fmark, 0, w->cap_rf * sizeof(uint32_t));
+    w->ndirty = 0;
+    w->share_pending = 0;
     w->stamp = 0;
     w->nev = 0;
     w->evseq = 0;
@@ -425,8 +459,12 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         amax = fmax(amax, a);
         w->spf[r] = w->rpf[r] = a;
         w->busy[r] = -1;
-        w->heap_n[r] = s->nready0[r]; /* ascending, hence already a heap */
-        memcpy(w->heap + s->base[r], s->ready0 + s->base[r], s->nready0[r] * sizeof(uint32_t));
+        /* operations with no dependency, ascending: already a heap */
+        uint32_t k = 0, *h = w->heap + s->base[r];
+        for (uint32_t op = s->base[r]; op < s->base[r + 1]; op++)
+            if (s->pending0[op] == 0)
+                h[k++] = op;
+        w->heap_n[r] = k;
         w->exit[r] = a;
         if (!ev_push(w, a, EV_START, (uint32_t)r, 0))
             x.oom = TRUE;
@@ -460,17 +498,20 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         case EV_CLAIM:
             claim(&x, e.id, now);
             break;
-        case EV_FLOW_END: {
-            uint32_t rcv = e.id, snd = w->msg_send[rcv];
-            if (e.ver != w->ver[rcv])
+        case EV_FLOW_END:
+            if (e.ver != w->fl[e.id].ver)
                 break; /* rescheduled since */
-            if (prm->net == PACT_NET_SHARED)
-                pact_ev_flow_stop(&x, rcv, now);
-            request_done(&x, rcv, now);
-            if (!(s->bytes[snd] < prm->eager_limit))
-                request_done(&x, snd, now);
+            if (x.rt)
+                pact_ev_flow_stop(&x, e.id, now);
+            pact_ev_deliver(&x, e.id, now);
             break;
-        }
+        case EV_CLASS_END:
+            if (e.ver == w->cl[e.id].ver)
+                pact_ev_class_end(&x, e.id, now);
+            break;
+        case EV_SHARE:
+            pact_ev_share(&x, now);
+            break;
         }
     }
     if (x.oom) {

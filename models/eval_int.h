@@ -2,6 +2,11 @@
  * eval_int.h - what the parts of the schedule evaluator share: the flattened schedules (prepare.c), the
  * workspace, the event queue and a running evaluation (eval.c), and the shared links along which messages
  * flow (links.c).
+ *
+ * Memory per operation is what bounds the evaluator at scale: about 20 bytes of schedule (kind, owner,
+ * channel, an index into the distinct message sizes, dependencies, successors) and 14 of workspace (pending
+ * dependencies, ready heap, completed requests, posting order).  A message in flight is a flow record,
+ * allocated when its send and receive meet and freed when it is delivered.
  */
 #ifndef PACT_EVAL_INT_H
 #define PACT_EVAL_INT_H
@@ -14,28 +19,36 @@
 #include "pact_host.h"
 #include "pact_models.h"
 
+#define NONE UINT32_MAX
+
 struct pact_model_sched {
     int P;
     size_t n;           /* operations, all ranks */
     uint32_t *base;     /* P + 1: rank r's operations are base[r] .. base[r+1]-1 */
     uint8_t *kind;      /* pact_op_kind */
     int32_t *owner;     /* rank of each operation */
-    int32_t *peer;      /* send, recv */
     uint32_t *chan;     /* send, recv: channel */
-    double *bytes;      /* bytes moved, reduced or copied */
-    uint32_t *pending0; /* dependencies of each operation */
-    uint32_t *sfirst, *succ;
-    uint32_t *ready0; /* operations with no dependency, by rank (base[] indexes it too: n entries) */
-    uint32_t *nready0;
+    uint16_t *bidx;     /* bytes moved, reduced or copied: bval[bidx[op]] */
+    double *bval;
+    uint32_t nbval;
+    uint16_t *pending0; /* dependencies of each operation */
+    uint32_t *sfirst, *succ; /* n + 1: operation i's successors are succ[sfirst[i] .. sfirst[i+1]) */
     size_t nchan;
     uint32_t *chan_base; /* nchan + 1: channel c's messages are slots chan_base[c] .. */
     size_t nmsg;
 };
 
-enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM };
+static inline double op_bytes(const pact_model_sched *s, uint32_t op)
+{
+    return s->bval[s->bidx[op]];
+}
+
+/* Event types.  FLOW_END, LAT_END and CLAIM name a flow, CLASS_END a class of flows (links.c). */
+enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS_END, EV_SHARE };
 /* At equal times: deliveries first, so that a rank woken at t collects everything delivered at t; port
- * claims last, once every rank has posted what it posts at t, in the senders' posting order. */
-static const uint8_t ev_class[] = {0, 0, 1, 1, 2, 3};
+ * claims once every rank has posted what it posts at t, in the senders' posting order; the shared links'
+ * rates last, once for everything that started or stopped flowing at t. */
+static const uint8_t ev_class[] = {0, 0, 1, 1, 2, 3, 0, 4};
 
 typedef struct {
     double t;
@@ -44,28 +57,63 @@ typedef struct {
     uint8_t type;
 } event;
 
+/* A message in flight: from its match until its delivery. */
+typedef struct {
+    uint32_t snd, rcv;
+    uint32_t ver;    /* bumped at each new end time; a queued FLOW_END of an older version is void */
+    uint32_t cls;    /* one-switch links: its class */
+    double target;   /* one-switch links: it is delivered when its class has served `target` bytes per flow */
+    uint32_t hl, hr; /* one-switch links: leftist heap of its class, by target */
+    uint32_t npl;
+} flow;
+
+/* One-switch shared links: the flows in flight from one node to another form a class; all share one rate
+ * (same links, same weight), so max-min sharing runs over classes, and each class delivers its flows in
+ * order of `target` against its virtual service V (bytes per flow served since the class was created). */
+typedef struct {
+    uint32_t up, down; /* links: 2*node (up) and 2*node+1 (down) */
+    uint32_t n;        /* flows */
+    uint32_t root;     /* heap of its flows by target */
+    double rate, V, last;
+    uint32_t ver, mark;
+    uint32_t next[2], prev[2]; /* the classes on its up (0) and down (1) link */
+    uint8_t fixed, moved;      /* moved: its first flow changed since its end was scheduled */
+} fclass;
+
 struct pact_model_eval {
-    size_t cap_n, cap_P, cap_chan, cap_msg, cap_ev;
-    uint32_t *pending, *heap, *comp, *post_seq, *msg_send, *ver;
-    double *rem, *rate, *last;
+    size_t cap_n, cap_P, cap_chan, cap_msg, cap_ev, cap_fl, cap_cl, cap_rf, cap_rl;
+    /* per operation */
+    uint16_t *pending;
+    uint32_t *heap, *comp, *post_seq;
+    /* per rank */
     uint32_t *heap_n, *comp_n, *done, *seq;
     int32_t *busy;
     uint8_t *waiting, *wake_pending;
     double *exit, *spf, *rpf;
+    /* channels and messages */
     uint32_t *ns, *nr, *sslot, *rslot;
-    /* shared links: link l = 2*node (up) or 2*node+1 (down); the flows on a link in a list through
-     * fl_next/fl_prev[2*f + direction] */
-    uint32_t *lhead, *ln, *lfix, *lmark, *fl_next, *fl_prev, *fmark, *comp_f, *comp_l;
+    /* flows in flight: a pool with a free list */
+    flow *fl;
+    uint32_t nfl, ffree;
+    /* one-switch links (2 per rank): the classes on each, its flows, capacity left and unfixed flows while
+     * sharing; classes in a pool */
+    fclass *cl;
+    uint32_t ncl, cfree;
+    uint32_t *lhead, *ln, *lfix, *lmark, *comp_l, *comp_c, *dirty;
+    uint8_t *ldirty;
     double *lcap;
-    uint8_t *fixed;
+    uint32_t ndirty;
+    uint8_t share_pending;
     uint32_t stamp;
-    /* routes (params' platform, route.c): flow f's links flink[PACT_ROUTE_MAX*f + k], k < fnl[f], its weight
-     * and its bandwidth alone; link l's flows as a list of entries PACT_ROUTE_MAX*f + k from rl_head[l] */
+    /* routes (params' platform, route.c), per flow: its links flink[PACT_ROUTE_MAX*f + k], k < fnl[f], its
+     * weight and its bandwidth alone, bytes left, rate, time of the last update; link l's flows as a list of
+     * entries PACT_ROUTE_MAX*f + k from rl_head[l] */
     const pact_model_routes *rt;
-    size_t cap_rn, cap_links;
-    uint8_t *fnl;
-    uint32_t *flink, *re_next, *re_prev, *rl_head, *rl_n, *rl_fix, *rl_mark, *rl_comp;
-    double *fiw, *fbw, *rl_cap, *rl_w;
+    uint8_t *fnl, *fixed;
+    uint32_t *flink, *re_next, *re_prev, *fmark, *comp_f;
+    double *fiw, *fbw, *rem, *rate, *last;
+    uint32_t *rl_head, *rl_n, *rl_fix, *rl_mark, *rl_comp;
+    double *rl_cap, *rl_w;
     event *ev;
     size_t nev;
     uint64_t evseq;
@@ -83,13 +131,15 @@ static inline gboolean grow(void **p, size_t n, size_t elem)
 }
 
 
+#define GROW(field, n) ok = ok && grow((void **)&w->field, (n), sizeof(*w->field))
+
 static inline int ev_before(const event *a, const event *b)
 {
     return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
 static inline gboolean ev_push_key(pact_model_eval *w, double t, uint8_t type, uint32_t id, uint32_t ver,
-                            uint64_t key)
+                                   uint64_t key)
 {
     if (w->nev == w->cap_ev) {
         size_t c = w->cap_ev ? 2 * w->cap_ev : 1024;
@@ -133,8 +183,16 @@ static inline int same_node(const sim_t *x, int a, int b)
 }
 
 
-/* links.c: a message's bytes start or stop flowing at `now` (shared links: node links, or routes) */
+/* eval.c: a flow's message is delivered (its requests complete) at `now`; the flow is freed */
+void pact_ev_deliver(sim_t *x, uint32_t f, double now);
+
+/* links.c: a message's bytes start flowing at `now` (shared links: node links, or routes); a flow along a
+ * route stops; a class delivers its first flows; the rates of everything that changed at `now` */
 void pact_ev_flow_start(sim_t *x, uint32_t f, double now);
 void pact_ev_flow_stop(sim_t *x, uint32_t f, double now);
+void pact_ev_class_end(sim_t *x, uint32_t c, double now);
+void pact_ev_share(sim_t *x, double now);
+/* the per-flow arrays of routed sharing, for `cap` flows */
+gboolean pact_ev_routes_reserve(pact_model_eval *w, size_t cap);
 
 #endif

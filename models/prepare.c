@@ -1,8 +1,11 @@
 /* prepare.c - the schedules of all P ranks of one call, built by the registry's builders and flattened, with
- * messages paired up by (source, destination, tag): built once, evaluated under many arrival vectors. */
+ * messages paired up by (source, destination, tag): built once, evaluated under many arrival vectors.
+ *
+ * Streamed: one rank's schedule is built into one reused pact_sched and appended to compact per-operation
+ * arrays, so that no more than one rank's IR is ever held (at 1024 ranks of ring allreduce the P schedules
+ * together took 400 MB).  Channels are numbered per receiving rank from its own receives, sorted by (source,
+ * tag); each send then finds its channel by binary search in its destination's list: no table of P^2 keys. */
 #include "eval_int.h"
-
-/* ---- preparing ---- */
 
 void pact_model_sched_free(pact_model_sched *s)
 {
@@ -11,14 +14,12 @@ void pact_model_sched_free(pact_model_sched *s)
     free(s->base);
     free(s->kind);
     free(s->owner);
-    free(s->peer);
     free(s->chan);
-    free(s->bytes);
+    free(s->bidx);
+    free(s->bval);
     free(s->pending0);
     free(s->sfirst);
     free(s->succ);
-    free(s->ready0);
-    free(s->nready0);
     free(s->chan_base);
     free(s);
 }
@@ -33,9 +34,67 @@ size_t pact_model_sched_messages(const pact_model_sched *s)
     return s->nmsg;
 }
 
-static guint64 chan_key(int src, int dst, int tag, int P)
+size_t pact_model_sched_ops(const pact_model_sched *s)
 {
-    return ((guint64)((guint64)src * (guint64)P + (guint64)dst) << 32) | (guint32)tag;
+    return s->n;
+}
+
+/* A receive of the rank being flattened, or a send waiting for its destination's channels. */
+typedef struct {
+    int32_t peer, tag;
+    uint32_t op;
+} msg_key;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const msg_key *x = a, *y = b;
+    if (x->peer != y->peer)
+        return x->peer < y->peer ? -1 : 1;
+    if (x->tag != y->tag)
+        return x->tag < y->tag ? -1 : 1;
+    return x->op < y->op ? -1 : x->op > y->op;
+}
+
+/* Growable arrays: each grows to at least `need` elements, by half again. */
+#define ENSURE(p, cap, need)                                                                                 \
+    do {                                                                                                     \
+        if ((need) > (cap)) {                                                                                \
+            size_t c_ = (need) + (need) / 2 + 16;                                                            \
+            if (!grow((void **)&(p), c_, sizeof(*(p))))                                                      \
+                goto oom;                                                                                    \
+            (cap) = c_;                                                                                      \
+        }                                                                                                    \
+    } while (0)
+
+typedef struct {
+    /* the growing flattened arrays */
+    size_t cap_op, cap_succ, cap_send, cap_chan, cap_key, cap_loc, cap_bval;
+    msg_key *sends; /* every send: (destination, tag, op) */
+    size_t nsend;
+    int32_t *csrc, *ctag; /* channel c: its source and tag (its destination is the rank it is listed under) */
+    uint32_t *cfirst;     /* P + 1: rank r's channels are cfirst[r] .. */
+    uint32_t *crecv;      /* receives per channel */
+    msg_key *keys;        /* one rank's receives */
+    uint32_t *loc;        /* one rank's successor counts */
+    GHashTable *bsizes;   /* bytes -> index + 1 into bval */
+} prep_t;
+
+static gboolean byte_index(pact_model_sched *s, prep_t *p, size_t bytes, uint16_t *idx)
+{
+    gpointer v = g_hash_table_lookup(p->bsizes, GSIZE_TO_POINTER(bytes));
+    if (v) {
+        *idx = (uint16_t)(GPOINTER_TO_SIZE(v) - 1);
+        return TRUE;
+    }
+    if (s->nbval == UINT16_MAX)
+        return FALSE;
+    ENSURE(s->bval, p->cap_bval, (size_t)s->nbval + 1);
+    s->bval[s->nbval] = (double)bytes;
+    *idx = (uint16_t)s->nbval++;
+    g_hash_table_insert(p->bsizes, GSIZE_TO_POINTER(bytes), GSIZE_TO_POINTER((gsize)s->nbval));
+    return TRUE;
+oom:
+    return FALSE;
 }
 
 pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args *args, GError **err)
@@ -46,19 +105,21 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         return NULL;
     }
     pact_model_sched *s = calloc(1, sizeof(*s));
-    pact_sched *sc = calloc((size_t)P, sizeof(*sc));
-    GHashTable *chans = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
-    GArray *keys = g_array_new(FALSE, FALSE, sizeof(guint64));
+    prep_t p = {0};
+    pact_sched sc;
+    pact_sched_init(&sc);
+    p.bsizes = g_hash_table_new(g_direct_hash, g_direct_equal);
     gboolean ok = FALSE;
-    if (!s || !sc)
-        goto out;
+    const char *what = NULL; /* a refusal that is not a lack of memory */
+    if (!s || !(s->base = malloc(((size_t)P + 1) * sizeof(uint32_t))) ||
+        !(p.cfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))))
+        goto oom;
     s->P = P;
     size_t n = 0, nsucc = 0;
     for (int r = 0; r < P; r++) {
         pact_build_args a = *args;
         a.rank = r;
-        pact_sched_init(&sc[r]);
-        int rc = pact_build(alg, &a, &sc[r]);
+        int rc = pact_build(alg, &a, &sc);
         if (rc != PACT_OK) {
             const char *why = NULL;
             pact_alg_applies(alg, &a, &why);
@@ -67,117 +128,147 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                         rc == PACT_ERR_RESTRICTED && why ? why : "the builder failed");
             goto out;
         }
-        n += sc[r].nops;
-        nsucc += sc[r].ndeps;
-    }
-    s->n = n;
-    s->base = malloc(((size_t)P + 1) * sizeof(uint32_t));
-    s->kind = malloc((n + 1) * sizeof(uint8_t));
-    s->owner = malloc((n + 1) * sizeof(int32_t));
-    s->peer = malloc((n + 1) * sizeof(int32_t));
-    s->chan = malloc((n + 1) * sizeof(uint32_t));
-    s->bytes = malloc((n + 1) * sizeof(double));
-    s->pending0 = malloc((n + 1) * sizeof(uint32_t));
-    s->sfirst = calloc(n + 2, sizeof(uint32_t));
-    s->succ = malloc((nsucc + 1) * sizeof(uint32_t));
-    s->ready0 = malloc((n + 1) * sizeof(uint32_t));
-    s->nready0 = calloc((size_t)P, sizeof(uint32_t));
-    uint32_t *fill = calloc(n + 1, sizeof(uint32_t));
-    if (!s->base || !s->kind || !s->owner || !s->peer || !s->chan || !s->bytes || !s->pending0 ||
-        !s->sfirst || !s->succ || !s->ready0 || !s->nready0 || !fill) {
-        free(fill);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
-        goto out;
-    }
-    /* Flatten; channels numbered in order of first appearance; successor lists in global indices. */
-    size_t g = 0;
-    for (int r = 0; r < P; r++) {
-        s->base[r] = (uint32_t)g;
-        const pact_sched *x = &sc[r];
-        for (size_t i = 0; i < x->nops; i++, g++) {
-            const pact_op *o = &x->ops[i];
+        if (n + sc.nops >= UINT32_MAX || nsucc + sc.ndeps >= UINT32_MAX) {
+            what = "more than 2^32 operations";
+            goto refuse;
+        }
+        s->base[r] = (uint32_t)n;
+        const size_t m = sc.nops;
+        if (n + m + 1 > p.cap_op) { /* every per-operation array has this capacity */
+            size_t c = n + m + 1 + (n + m + 1) / 2 + 16;
+            if (!grow((void **)&s->kind, c, sizeof(*s->kind)) || !grow((void **)&s->owner, c, sizeof(*s->owner)) ||
+                !grow((void **)&s->chan, c, sizeof(*s->chan)) || !grow((void **)&s->bidx, c, sizeof(*s->bidx)) ||
+                !grow((void **)&s->pending0, c, sizeof(*s->pending0)) ||
+                !grow((void **)&s->sfirst, c + 1, sizeof(*s->sfirst)))
+                goto oom;
+            p.cap_op = c;
+        }
+        ENSURE(s->succ, p.cap_succ, nsucc + sc.ndeps + 1);
+        ENSURE(p.loc, p.cap_loc, m + 1);
+        memset(p.loc, 0, (m + 1) * sizeof(uint32_t));
+        size_t nk = 0;
+        for (size_t i = 0; i < m; i++) {
+            const pact_op *o = &sc.ops[i];
+            size_t g = n + i;
+            if (o->ndeps > UINT16_MAX) {
+                what = "an operation with more than 65535 dependencies";
+                goto refuse;
+            }
             s->kind[g] = (uint8_t)o->kind;
             s->owner[g] = r;
-            s->peer[g] = o->peer;
-            s->bytes[g] = (double)pact_op_bytes(x, o);
-            s->pending0[g] = o->ndeps;
+            s->pending0[g] = (uint16_t)o->ndeps;
             s->chan[g] = 0;
-            if (o->ndeps == 0)
-                s->ready0[s->base[r] + s->nready0[r]++] = (uint32_t)g;
+            if (!byte_index(s, &p, pact_op_bytes(&sc, o), &s->bidx[g])) {
+                what = "more than 65535 distinct message sizes";
+                goto refuse;
+            }
             for (uint32_t d = 0; d < o->ndeps; d++)
-                s->sfirst[s->base[r] + pact_op_deps(x, i)[d] + 1]++;
-            if (o->kind == PACT_OP_SEND || o->kind == PACT_OP_RECV) {
-                int src = o->kind == PACT_OP_SEND ? r : o->peer, dst = o->kind == PACT_OP_SEND ? o->peer : r;
-                guint64 k = chan_key(src, dst, o->tag, P);
-                gpointer v;
-                if (!g_hash_table_lookup_extended(chans, &k, NULL, &v)) {
-                    g_array_append_val(keys, k);
-                    v = GUINT_TO_POINTER(keys->len - 1);
-                    g_hash_table_insert(chans, g_memdup2(&k, sizeof(k)), v);
-                }
-                s->chan[g] = GPOINTER_TO_UINT(v);
+                p.loc[pact_op_deps(&sc, i)[d] + 1]++;
+            if (o->kind == PACT_OP_SEND) {
+                ENSURE(p.sends, p.cap_send, p.nsend + 1);
+                p.sends[p.nsend++] = (msg_key){o->peer, o->tag, (uint32_t)g};
+            } else if (o->kind == PACT_OP_RECV) {
+                ENSURE(p.keys, p.cap_key, nk + 1);
+                p.keys[nk++] = (msg_key){o->peer, o->tag, (uint32_t)g};
             }
         }
-    }
-    s->base[P] = (uint32_t)g;
-    for (size_t i = 0; i < n; i++)
-        s->sfirst[i + 1] += s->sfirst[i];
-    for (int r = 0; r < P; r++) {
-        const pact_sched *x = &sc[r];
-        for (size_t i = 0; i < x->nops; i++)
-            for (uint32_t d = 0; d < x->ops[i].ndeps; d++) {
-                uint32_t p = s->base[r] + pact_op_deps(x, i)[d];
-                s->succ[s->sfirst[p] + fill[p]++] = s->base[r] + (uint32_t)i;
+        /* successors, in global indices */
+        for (size_t i = 0; i < m; i++)
+            p.loc[i + 1] += p.loc[i];
+        for (size_t i = 0; i < m; i++)
+            s->sfirst[n + i] = (uint32_t)(nsucc + p.loc[i]);
+        for (size_t i = 0; i < m; i++)
+            for (uint32_t d = 0; d < sc.ops[i].ndeps; d++) {
+                uint32_t q = pact_op_deps(&sc, i)[d];
+                s->succ[nsucc + p.loc[q]++] = (uint32_t)(n + i);
             }
+        /* this rank's channels: its receives by (source, tag) */
+        qsort(p.keys, nk, sizeof(msg_key), key_cmp);
+        p.cfirst[r] = (uint32_t)s->nchan;
+        for (size_t k = 0; k < nk; k++) {
+            if (k == 0 || p.keys[k].peer != p.keys[k - 1].peer || p.keys[k].tag != p.keys[k - 1].tag) {
+                if (s->nchan + 1 > p.cap_chan) {
+                    size_t c = s->nchan + 1 + (s->nchan + 1) / 2 + 16;
+                    if (!grow((void **)&p.csrc, c, sizeof(*p.csrc)) || !grow((void **)&p.ctag, c, sizeof(*p.ctag)) ||
+                        !grow((void **)&p.crecv, c, sizeof(*p.crecv)))
+                        goto oom;
+                    p.cap_chan = c;
+                }
+                p.csrc[s->nchan] = p.keys[k].peer;
+                p.ctag[s->nchan] = p.keys[k].tag;
+                p.crecv[s->nchan] = 0;
+                s->nchan++;
+            }
+            s->chan[p.keys[k].op] = (uint32_t)s->nchan - 1;
+            p.crecv[s->nchan - 1]++;
+        }
+        n += m;
+        nsucc += sc.ndeps;
     }
-    free(fill);
-    /* Channels: sends and receives must pair up, the k-th send with the k-th receive in schedule order. */
-    s->nchan = keys->len;
-    s->chan_base = calloc(s->nchan + 1, sizeof(uint32_t));
-    uint32_t *nsend = calloc(s->nchan + 1, sizeof(uint32_t)), *nrecv = calloc(s->nchan + 1, sizeof(uint32_t));
-    if (!s->chan_base || !nsend || !nrecv) {
-        free(nsend);
-        free(nrecv);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (s->kind[i] == PACT_OP_SEND)
-            nsend[s->chan[i]]++;
-        else if (s->kind[i] == PACT_OP_RECV)
-            nrecv[s->chan[i]]++;
-    }
-    for (size_t c = 0; c < s->nchan; c++) {
-        if (nsend[c] != nrecv[c]) {
-            guint64 k = g_array_index(keys, guint64, c);
-            int pair = (int)(k >> 32);
+    s->base[P] = (uint32_t)n;
+    p.cfirst[P] = (uint32_t)s->nchan;
+    s->n = n;
+    s->sfirst[n] = (uint32_t)nsucc;
+    /* Each send finds its channel among its destination's; the k-th send of a channel pairs with its k-th
+     * receive, in posting order, at evaluation. */
+    if (!(s->chan_base = calloc(s->nchan + 1, sizeof(uint32_t))))
+        goto oom;
+    for (size_t k = 0; k < p.nsend; k++) {
+        const msg_key *q = &p.sends[k];
+        int src = s->owner[q->op];
+        size_t lo = p.cfirst[q->peer], hi = p.cfirst[q->peer + 1];
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (p.csrc[mid] < src || (p.csrc[mid] == src && p.ctag[mid] < q->tag))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == p.cfirst[q->peer + 1] || p.csrc[lo] != src || p.ctag[lo] != q->tag) {
+            int nsends = 0;
+            for (size_t j = 0; j < p.nsend; j++)
+                nsends += s->owner[p.sends[j].op] == src && p.sends[j].peer == q->peer && p.sends[j].tag == q->tag;
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                        "model: %s %s on %d ranks: %u sends from rank %d to rank %d (tag %d) but %u receives",
-                        pact_coll_name(alg->coll), alg->name, P, nsend[c], pair / P, pair % P,
-                        (int)(guint32)k, nrecv[c]);
-            free(nsend);
-            free(nrecv);
+                        "model: %s %s on %d ranks: %d sends from rank %d to rank %d (tag %d) but 0 receives",
+                        pact_coll_name(alg->coll), alg->name, P, nsends, src, q->peer, q->tag);
             goto out;
         }
-        s->chan_base[c + 1] = s->chan_base[c] + nsend[c];
+        s->chan[q->op] = (uint32_t)lo;
+        s->chan_base[lo + 1]++; /* sends per channel, for now */
     }
-    s->nmsg = s->nchan ? s->chan_base[s->nchan] : 0;
-    free(nsend);
-    free(nrecv);
+    for (int r = 0; r < P; r++)
+        for (size_t c = p.cfirst[r]; c < p.cfirst[r + 1]; c++)
+            if (s->chan_base[c + 1] != p.crecv[c]) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "model: %s %s on %d ranks: %u sends from rank %d to rank %d (tag %d) but %u receives",
+                            pact_coll_name(alg->coll), alg->name, P, s->chan_base[c + 1], p.csrc[c], r,
+                            p.ctag[c], p.crecv[c]);
+                goto out;
+            }
+    for (size_t c = 0; c < s->nchan; c++)
+        s->chan_base[c + 1] += s->chan_base[c];
+    s->nmsg = s->chan_base[s->nchan];
     ok = TRUE;
+    goto out;
+refuse:
+    g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: %s %s on %d ranks: %s", pact_coll_name(alg->coll),
+                alg->name, P, what);
+    goto out;
+oom:
+    g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
 out:
-    if (sc)
-        for (int r = 0; r < P; r++)
-            pact_sched_free(&sc[r]);
-    free(sc);
-    g_hash_table_destroy(chans);
-    g_array_free(keys, TRUE);
+    pact_sched_free(&sc);
+    free(p.sends);
+    free(p.csrc);
+    free(p.ctag);
+    free(p.cfirst);
+    free(p.crecv);
+    free(p.keys);
+    free(p.loc);
+    g_hash_table_destroy(p.bsizes);
     if (!ok) {
-        if (err && !*err)
-            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
         pact_model_sched_free(s);
         return NULL;
     }
     return s;
 }
-
