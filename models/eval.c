@@ -207,7 +207,7 @@ static void request_done(sim_t *x, uint32_t op, double t)
     w->comp[x->s->base[r] + w->comp_n[r]++] = op;
     if (w->waiting[r] && !w->wake_pending[r]) {
         w->wake_pending[r] = 1;
-        if (!ev_push(w, t, EV_WAKE, (uint32_t)r, 0))
+        if (!ev_push(w, t, EV_WAKE, (uint32_t)r, 0, (uint64_t)r))
             x->oom = TRUE;
     }
 }
@@ -252,17 +252,17 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
         w->fnl[f] =
             (uint8_t)pact_model_route(x->rt, s->owner[snd], s->owner[rcv], w->flink + PACT_ROUTE_MAX * (size_t)f,
                                       &lat, &w->fiw[f], &w->fbw[f]);
-        pushed = ev_push(w, now + lat, EV_LAT_END, f, 0);
+        pushed = ev_push(w, now + lat, EV_LAT_END, f, 0, rcv);
     } else if (x->m->net == PACT_NET_SHARED && same_node(x, s->owner[snd], s->owner[rcv])) {
         /* the arithmetic of a flow alone on a link: latency, then bytes at the link's rate */
         double t = now + x->m->alpha_intra, rate = 1.0 / x->m->beta_intra;
         double dt = (op_bytes(s, snd) + x->m->envelope) / rate;
-        pushed = ev_push(w, t + (dt > 0 ? dt : 0), EV_FLOW_END, f, w->fl[f].ver);
+        pushed = ev_push(w, t + (dt > 0 ? dt : 0), EV_FLOW_END, f, w->fl[f].ver, rcv);
     } else if (x->m->net == PACT_NET_SHARED) {
-        pushed = ev_push(w, now + x->m->alpha, EV_LAT_END, f, 0);
+        pushed = ev_push(w, now + x->m->alpha, EV_LAT_END, f, 0, rcv);
     } else {
         uint64_t key = ((uint64_t)(w->post_seq[snd] & 0xfffffff) << 28) | (uint64_t)(s->owner[snd] & 0xfffffff);
-        pushed = ev_push_key(w, now, EV_CLAIM, f, 0, key);
+        pushed = ev_push(w, now, EV_CLAIM, f, 0, key);
     }
     if (!pushed)
         x->oom = TRUE;
@@ -293,7 +293,7 @@ static void claim(sim_t *x, uint32_t f, double now)
         end = fmax(t0, w->rpf[dst]) + T;
         w->rpf[dst] = end;
     }
-    if (!ev_push(w, end, EV_FLOW_END, f, w->fl[f].ver))
+    if (!ev_push(w, end, EV_FLOW_END, f, w->fl[f].ver, rcv))
         x->oom = TRUE;
 }
 
@@ -366,7 +366,7 @@ static void advance(sim_t *x, int r, double now)
             double cost = local_cost(x, op);
             if (cost > 0) {
                 w->busy[r] = (int32_t)op;
-                if (!ev_push(w, now + cost, EV_RESUME, (uint32_t)r, 0))
+                if (!ev_push(w, now + cost, EV_RESUME, (uint32_t)r, 0, (uint64_t)r))
                     x->oom = TRUE;
                 return;
             }
@@ -450,7 +450,6 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     w->share_pending = 0;
     w->stamp = 0;
     w->nev = 0;
-    w->evseq = 0;
     w->events = 0;
     double amin = INFINITY, amax = -INFINITY;
     for (int r = 0; r < P; r++) {
@@ -466,7 +465,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
                 h[k++] = op;
         w->heap_n[r] = k;
         w->exit[r] = a;
-        if (!ev_push(w, a, EV_START, (uint32_t)r, 0))
+        if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
             x.oom = TRUE;
     }
     while (w->nev > 0 && !x.oom) {

@@ -47,12 +47,17 @@ static inline double op_bytes(const pact_model_sched *s, uint32_t op)
 enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS_END, EV_SHARE };
 /* At equal times: deliveries first, so that a rank woken at t collects everything delivered at t; port
  * claims once every rank has posted what it posts at t, in the senders' posting order; the shared links'
- * rates last, once for everything that started or stopped flowing at t. */
+ * rates last, once for everything that started or stopped flowing at t.  Within a class, events at one
+ * time go in an order the schedule defines, not the order they were scheduled in: deliveries and flow
+ * starts by receive operation, rank events by rank, claims by the sender's posting order and rank.  So the
+ * result does not depend on how the evaluator gets to each event (computing a private link's end at the
+ * match, sharing once per instant): the previous evaluator ordered ties by scheduling, and on 27 of 29,093
+ * cells (pairwise alltoall under delays at 60-120 ranks) that order moved d^ by up to 0.9%. */
 static const uint8_t ev_class[] = {0, 0, 1, 1, 2, 3, 0, 4};
 
 typedef struct {
     double t;
-    uint64_t key; /* class << 56 | sequence: ties in time resolve by class, then order of scheduling */
+    uint64_t key; /* class << 56 | rank, operation or posting order: ties in time resolve by class, then key */
     uint32_t id, ver;
     uint8_t type;
 } event;
@@ -116,7 +121,6 @@ struct pact_model_eval {
     double *rl_cap, *rl_w;
     event *ev;
     size_t nev;
-    uint64_t evseq;
     size_t events;
 };
 
@@ -138,8 +142,8 @@ static inline int ev_before(const event *a, const event *b)
     return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
-static inline gboolean ev_push_key(pact_model_eval *w, double t, uint8_t type, uint32_t id, uint32_t ver,
-                                   uint64_t key)
+static inline gboolean ev_push(pact_model_eval *w, double t, uint8_t type, uint32_t id, uint32_t ver,
+                               uint64_t key)
 {
     if (w->nev == w->cap_ev) {
         size_t c = w->cap_ev ? 2 * w->cap_ev : 1024;
@@ -157,10 +161,6 @@ static inline gboolean ev_push_key(pact_model_eval *w, double t, uint8_t type, u
     return TRUE;
 }
 
-static inline gboolean ev_push(pact_model_eval *w, double t, uint8_t type, uint32_t id, uint32_t ver)
-{
-    return ev_push_key(w, t, type, id, ver, w->evseq++);
-}
 
 
 typedef struct {

@@ -43,7 +43,7 @@ static void mark_dirty(sim_t *x, uint32_t l, double now)
     }
     if (!w->share_pending) {
         w->share_pending = 1;
-        if (!ev_push(w, now, EV_SHARE, 0, 0))
+        if (!ev_push(w, now, EV_SHARE, 0, 0, 0))
             x->oom = TRUE;
     }
 }
@@ -208,7 +208,7 @@ static void fill_switch(sim_t *x, uint32_t nl, uint32_t nc, double now)
                 c->moved = 0;
                 c->ver++;
                 double dt = (w->fl[c->root].target - c->V) / best;
-                if (!ev_push(w, now + (dt > 0 ? dt : 0), EV_CLASS_END, ci, c->ver))
+                if (!ev_push(w, now + (dt > 0 ? dt : 0), EV_CLASS_END, ci, c->ver, w->fl[c->root].rcv))
                     x->oom = TRUE;
             }
         }
@@ -285,7 +285,7 @@ static void push_end(sim_t *x, uint32_t f, double now)
     pact_model_eval *w = x->w;
     w->fl[f].ver++;
     double dt = w->rate[f] > 0 ? w->rem[f] / w->rate[f] : 0;
-    if (!ev_push(w, now + (dt > 0 ? dt : 0), EV_FLOW_END, f, w->fl[f].ver))
+    if (!ev_push(w, now + (dt > 0 ? dt : 0), EV_FLOW_END, f, w->fl[f].ver, w->fl[f].rcv))
         x->oom = TRUE;
 }
 
