@@ -38,7 +38,7 @@ void pact_model_eval_free(pact_model_eval *w)
     void *p[] = {w->pending, w->heap,   w->comp,   w->post_seq, w->heap_n,  w->comp_n,  w->done,    w->seq,
                  w->busy,    w->waiting, w->wake_pending, w->exit, w->spf,  w->rpf,     w->ns,      w->nr,
                  w->sslot,   w->rslot,  w->fl,     w->cl,       w->lhead,   w->ln,      w->lfix,    w->lmark,
-                 w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
+                 w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lheap, w->lhpos, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
                  w->re_prev, w->fmark,  w->comp_f, w->fiw,      w->fbw,     w->rem,     w->rate,    w->last,
                  w->rl_head, w->rl_n,   w->rl_fix, w->rl_mark,  w->rl_comp, w->rl_cap,  w->rl_w,    w->ev};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
@@ -75,6 +75,8 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         GROW(lfix, 2 * P);
         GROW(lmark, 2 * P);
         GROW(comp_l, 2 * P);
+        GROW(lheap, 2 * P);
+        GROW(lhpos, 2 * P);
         GROW(dirty, 2 * P);
         GROW(ldirty, 2 * P);
         GROW(lcap, 2 * P);

@@ -52,7 +52,8 @@ enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS
  * starts by receive operation, rank events by rank, claims by the sender's posting order and rank.  So the
  * result does not depend on how the evaluator gets to each event (computing a private link's end at the
  * match, sharing once per instant): the previous evaluator ordered ties by scheduling, and on 27 of 29,093
- * cells (pairwise alltoall under delays at 60-120 ranks) that order moved d^ by up to 0.9%. */
+ * cells (pairwise alltoall under delays at 60-120 ranks) that order moved d^ by up to 1.3%, as close to SMPI
+ * as before (tests/data/model-exact/ties.txt). */
 static const uint8_t ev_class[] = {0, 0, 1, 1, 2, 3, 0, 4};
 
 typedef struct {
@@ -104,7 +105,7 @@ struct pact_model_eval {
      * sharing; classes in a pool */
     fclass *cl;
     uint32_t ncl, cfree;
-    uint32_t *lhead, *ln, *lfix, *lmark, *comp_l, *comp_c, *dirty;
+    uint32_t *lhead, *ln, *lfix, *lmark, *comp_l, *comp_c, *dirty, *lheap, *lhpos;
     uint8_t *ldirty;
     double *lcap;
     uint32_t ndirty;

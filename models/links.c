@@ -163,8 +163,61 @@ void pact_ev_class_end(sim_t *x, uint32_t c, double now)
         class_del(w, c);
 }
 
+/* The links of a component that still carry unfixed flows, in a min-heap on (capacity left per unfixed flow,
+ * link): the most constrained link in O(log links), where scanning them all made each sharing O(links^2). */
+static inline int lh_before(const pact_model_eval *w, uint32_t a, uint32_t b)
+{
+    double x = w->lcap[a] / w->lfix[a], y = w->lcap[b] / w->lfix[b];
+    return x < y || (x == y && a < b);
+}
+
+static void lk_set(pact_model_eval *w, uint32_t i, uint32_t l)
+{
+    w->lheap[i] = l;
+    w->lhpos[l] = i;
+}
+
+static void lk_up(pact_model_eval *w, uint32_t i)
+{
+    uint32_t l = w->lheap[i];
+    while (i > 0 && lh_before(w, l, w->lheap[(i - 1) / 2])) {
+        lk_set(w, i, w->lheap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    lk_set(w, i, l);
+}
+
+static void lk_down(pact_model_eval *w, uint32_t i, uint32_t n)
+{
+    uint32_t l = w->lheap[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && lh_before(w, w->lheap[c + 1], w->lheap[c]))
+            c++;
+        if (!lh_before(w, w->lheap[c], l))
+            break;
+        lk_set(w, i, w->lheap[c]);
+        i = c;
+    }
+    lk_set(w, i, l);
+}
+
+/* Removes the link at heap position i. */
+static void lk_del(pact_model_eval *w, uint32_t i, uint32_t *n)
+{
+    uint32_t last = w->lheap[--*n];
+    if (i == *n)
+        return;
+    lk_set(w, i, last);
+    lk_up(w, i);
+    lk_down(w, w->lhpos[last], *n);
+}
+
 /* Max-min fair rates of the classes on links comp_l[0..nl) (a connected component): the most constrained
- * link fixes the rate of every unfixed flow through it, as SimGrid's LMM solver does with equal weights. */
+ * link fixes the rate of every unfixed flow through it, as SimGrid's LMM solver does with equal weights;
+ * links equally constrained go in order of their index. */
 static void fill_switch(sim_t *x, uint32_t nl, uint32_t nc, double now)
 {
     pact_model_eval *w = x->w;
@@ -175,34 +228,35 @@ static void fill_switch(sim_t *x, uint32_t nl, uint32_t nc, double now)
         c->last = now;
         c->fixed = 0;
     }
+    uint32_t hn = 0;
     for (uint32_t k = 0; k < nl; k++) {
-        w->lcap[w->comp_l[k]] = C;
-        w->lfix[w->comp_l[k]] = w->ln[w->comp_l[k]];
+        uint32_t l = w->comp_l[k];
+        w->lcap[l] = C;
+        w->lfix[l] = w->ln[l];
+        if (w->lfix[l] > 0)
+            lk_set(w, hn++, l);
     }
-    for (uint32_t left = nc; left > 0;) {
-        double best = INFINITY;
-        uint32_t bl = 0;
-        for (uint32_t k = 0; k < nl; k++) {
-            uint32_t l = w->comp_l[k];
-            if (w->lfix[l] > 0 && w->lcap[l] / w->lfix[l] < best) {
-                best = w->lcap[l] / w->lfix[l];
-                bl = l;
-            }
-        }
-        if (best == INFINITY)
-            break; /* cannot happen: every unfixed class has links with unfixed flows */
+    for (uint32_t i = hn / 2; i-- > 0;)
+        lk_down(w, i, hn);
+    while (hn > 0) {
+        uint32_t bl = w->lheap[0];
+        double best = w->lcap[bl] / w->lfix[bl];
+        lk_del(w, 0, &hn);
         int dir = (int)(bl & 1);
         for (uint32_t ci = w->lhead[bl]; ci != NONE; ci = w->cl[ci].next[dir]) {
             fclass *c = &w->cl[ci];
             if (c->fixed)
                 continue;
             c->fixed = 1;
-            left--;
             uint32_t o = dir ? c->up : c->down;
-            w->lcap[bl] -= best * c->n;
-            w->lfix[bl] -= c->n;
             w->lcap[o] -= best * c->n;
             w->lfix[o] -= c->n;
+            if (w->lfix[o] == 0)
+                lk_del(w, w->lhpos[o], &hn);
+            else { /* less capacity left per flow, or more */
+                lk_up(w, w->lhpos[o]);
+                lk_down(w, w->lhpos[o], hn);
+            }
             if (c->rate != best || c->moved) {
                 c->rate = best;
                 c->moved = 0;
