@@ -177,10 +177,13 @@ bench-arrivals: all real
 	@mkdir -p results
 	bash scripts/arrival-accuracy.sh --mpis openmpi,mpich | tee results/arrival-accuracy-$(shell date +%Y%m%d-%H%M%S).txt
 
-# The model engine's speed on one core: evaluator messages/s and closed-form predictions/s (~10 s).
+# The model engine's speed on one core: evaluator messages/s, closed-form predictions/s, then seconds and peak
+# memory per cell at 1024, 256, 16384 and 2^20 ranks (an hour or more on today's evaluator; BENCH_ARGS=--quick
+# for a smoke run, --largest adds the largest P per algorithm within 60 s, --shapes all; scripts/bench-model.sh).
+BENCH_ARGS ?=
 bench-model: all
 	@mkdir -p results
-	PACT=$(BIN)/pact bash scripts/bench-model.sh | tee results/bench-model-$(shell date +%Y%m%d-%H%M%S).txt
+	PACT=$(BIN)/pact bash scripts/bench-model.sh $(BENCH_ARGS) -o results/bench-model-$(shell date +%Y%m%d-%H%M%S)
 
 # pact against SimGrid's built-ins, every pair of the registry, 64 and 256 ranks (minutes; see the script).
 bench-fidelity: all

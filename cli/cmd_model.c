@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "pact_cli.h"
@@ -14,8 +15,10 @@
 
 typedef struct {
     char *coll, *alg, *size, *alpha, *beta, *gamma, *alpha_intra, *beta_intra, *platform, *pattern, *params,
-        *loggp, *net, *envelope, *eager, *format, *rails, *mapping;
+        *loggp, *net, *envelope, *eager, *format, *rails, *mapping, *shape, *skew;
     int P, ppn;
+    gint64 seed;
+    gboolean timing;
 } predict_opts;
 
 /* Parameters for one algorithm: the platform's (or pure Hockney), then the fitted file's alpha_a, beta_a and
@@ -117,6 +120,78 @@ static const char *net_name(const pact_model_params *m)
     return m->net == PACT_NET_SHARED ? "shared links" : m->net == PACT_NET_LOGGP ? "LogGP" : "single port";
 }
 
+/* --shape: the patterns library's delays for the P ranks, on the nodes the evaluator puts them on (--ppn K:
+ * P/K nodes of K ranks, block or with --platform the --mapping; without --ppn a rank per node). */
+static GArray *shape_arrivals(const predict_opts *o, GError **err)
+{
+    double s = 0;
+    pact_mapping map = PACT_MAP_BLOCK;
+    if (!pact_parse_seconds(o->skew, "--skew", &s, err) || !pact_skew_check(s, FALSE, "--skew", err))
+        return NULL;
+    if (o->platform && o->mapping && !pact_mapping_parse(o->mapping, "--mapping", &map, err))
+        return NULL;
+    g_autofree int *node_of = NULL;
+    if (o->ppn > 1) {
+        node_of = g_new(int, (gsize)o->P);
+        for (int i = 0; i < o->P; i++)
+            node_of[i] = pact_rank_node(i, o->P / o->ppn, o->ppn, map);
+    }
+    pact_pattern_opts po = {.skew = s, .seed = (guint64)o->seed, .node_of = node_of, .intra = -1};
+    GArray *d = g_array_sized_new(FALSE, TRUE, sizeof(double), (guint)o->P);
+    g_array_set_size(d, (guint)o->P);
+    if (!pact_pattern_gen(o->shape, o->P, &po, (double *)d->data, err)) {
+        g_prefix_error(err, "--shape %s: ", o->shape);
+        g_array_free(d, TRUE);
+        return NULL;
+    }
+    return d;
+}
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What --timing reports of one cell. */
+typedef struct {
+    double prepare_s, evaluate_s, cpu_s; /* wall (CLOCK_MONOTONIC) build and evaluation; process CPU */
+    size_t messages, events;
+    long maxrss_kib; /* the process's peak resident set after the cell: cumulative over --alg lists */
+} cell_timing;
+
+/* One cell as pact_model_cell computes it (default parameters, root 0, doubles summed, bytes not a multiple
+ * of 8 as bytes), but built and evaluated here so that the two can be timed apart, and the schedule freed
+ * before the next algorithm. */
+static gboolean timed_cell(const pact_alg *a, int P, uint64_t bytes, const double *arr,
+                           const pact_model_params *m, pact_model_eval *w, double *ds, double *dh,
+                           cell_timing *t, GError **err)
+{
+    pact_build_args args;
+    pact_model_cell_args(a, P, (size_t)bytes, &args);
+    double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_s(CLOCK_MONOTONIC);
+    pact_model_sched *s = pact_model_prepare(a, &args, err);
+    double t1 = clock_s(CLOCK_MONOTONIC);
+    pact_model_result res = {0};
+    gboolean ok = s && pact_model_evaluate(w, s, arr, m, &res, err);
+    double t2 = clock_s(CLOCK_MONOTONIC);
+    *t = (cell_timing){.prepare_s = t1 - t0,
+                       .evaluate_s = s ? t2 - t1 : 0,
+                       .cpu_s = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0,
+                       .messages = s ? pact_model_sched_messages(s) : 0,
+                       .events = res.events};
+    if (ok) {
+        *ds = res.dstar;
+        *dh = res.dhat;
+    }
+    pact_model_sched_free(s);
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        t->maxrss_kib = ru.ru_maxrss; /* KiB on Linux */
+    return ok;
+}
+
 static int predict(predict_opts *o)
 {
     GError *err = NULL;
@@ -124,6 +199,9 @@ static int predict(predict_opts *o)
     pact_model_fit fit = {0}, *fitp = NULL;
     GArray *arr = NULL;
     GPtrArray *algs = g_ptr_array_new();
+    GString *timings = g_string_new(NULL);
+    pact_model_eval *w = NULL;
+    char *arrivals = NULL; /* what the header says of them */
     int rc = 2;
     uint64_t bytes = 0;
     int c = o->coll ? pact_coll_from_name(o->coll) : -1;
@@ -145,6 +223,14 @@ static int predict(predict_opts *o)
     }
     if (o->format && !csv && strcmp(o->format, "table")) {
         fprintf(stderr, "pact model predict: --format %s: expected table or csv\n", o->format);
+        goto out;
+    }
+    if (o->shape && o->pattern) {
+        fprintf(stderr, "pact model predict: --shape and --pattern exclude each other: give one\n");
+        goto out;
+    }
+    if (!o->shape != !o->skew) {
+        fprintf(stderr, "pact model predict: --shape NAME and --skew SECONDS go together\n");
         goto out;
     }
     if (o->ppn > 1 && o->P % o->ppn) {
@@ -176,16 +262,22 @@ static int predict(predict_opts *o)
     }
     if (o->pattern && !(arr = pact_pattern_load(o->pattern, o->P, NULL, &err)))
         goto fail;
+    if (o->shape && !(arr = shape_arrivals(o, &err)))
+        goto fail;
     const double *a0 = arr ? (const double *)arr->data : NULL;
     pact_model_params m;
     if (!params_for(o, plat, fitp, algs->pdata[0], &m, &err))
         goto fail;
+    arrivals = o->shape
+                   ? g_strdup_printf("%s (skew %s, seed %" G_GINT64_FORMAT ")", o->shape, o->skew, o->seed)
+                   : g_strdup(o->pattern ? o->pattern : "none (no_delay)");
+    const char *pattern = o->shape ? o->shape : o->pattern ? o->pattern : "no_delay";
     if (csv) {
         printf("collective,algorithm,procs,ppn,bytes,pattern,closed_s,total_delay_s,last_delay_s,status\n");
     } else {
         g_autofree char *nodes = m.ppn > 1 ? g_strdup_printf(" (%d per node)", m.ppn) : g_strdup("");
         printf("# %s on %d ranks%s, %" PRIu64 " bytes per process, %s, arrivals %s\n", o->coll, o->P, nodes,
-               bytes, net_name(&m), o->pattern ? o->pattern : "none (no_delay)");
+               bytes, net_name(&m), arrivals);
         printf("# alpha %.4g s, beta %.4g s/B, gamma %.4g s/B", m.alpha, m.beta, m.gamma);
         if (m.ppn > 1)
             printf(", intra-node alpha %.4g s, beta %.4g s/B", m.alpha_intra, m.beta_intra);
@@ -203,6 +295,10 @@ static int predict(predict_opts *o)
                "cl/ev", "closed form");
     }
     int failed = 0;
+    if (!(w = pact_model_eval_new())) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
+        goto fail;
+    }
     for (guint i = 0; i < algs->len; i++) {
         const pact_alg *a = algs->pdata[i];
         if (!params_for(o, plat, fitp, a, &m, &err))
@@ -210,11 +306,14 @@ static int predict(predict_opts *o)
         double ds = NAN, dh = NAN;
         const char *src = NULL;
         pact_model_terms t;
+        double c0 = clock_s(CLOCK_MONOTONIC);
         pact_model_terms_of(a, o->P, (double)bytes, &t, &src);
         double cl = pact_model_closed(a, o->P, (double)bytes, &m);
+        double closed_s = clock_s(CLOCK_MONOTONIC) - c0;
         const char *status = "ok";
         GError *e = NULL;
-        if (!pact_model_cell(a, o->P, (size_t)bytes, a0, &m, &ds, &dh, &e)) {
+        cell_timing tm;
+        if (!timed_cell(a, o->P, bytes, a0, &m, w, &ds, &dh, &tm, &e)) {
             status = e->domain == PACT_ERROR && e->code == PACT_ERROR_INPUT ? "skipped" : "failed";
             failed += status[0] == 'f';
             if (!csv)
@@ -223,12 +322,22 @@ static int predict(predict_opts *o)
         }
         if (csv)
             printf("%s,%s,%d,%d,%" PRIu64 ",%s,%.17g,%.17g,%.17g,%s\n", o->coll, a->name, o->P, m.ppn, bytes,
-                   o->pattern ? o->pattern : "no_delay", cl, ds, dh, status);
+                   pattern, cl, ds, dh, status);
         else
             printf("%-24s %12.3f %12.3f %12.3f %8.3f  %s%s\n", a->name, cl * 1e6, ds * 1e6, dh * 1e6, cl / dh,
                    m.ppn > 1 && pact_model_has_two_level(a) ? "two-level, Tran et al. 2.2; one-level: " : "",
                    src ? src : "");
+        g_string_append_printf(
+            timings,
+            "timing: coll=%s alg=%s P=%d bytes=%" PRIu64 " pattern=%s closed_s=%.3g prepare_s=%.6f "
+            "evaluate_s=%.6f total_s=%.6f cpu_s=%.6f messages=%zu events=%zu "
+            "maxrss_kib=%ld status=%s\n",
+            o->coll, a->name, o->P, bytes, pattern, closed_s, tm.prepare_s, tm.evaluate_s,
+            tm.prepare_s + tm.evaluate_s, tm.cpu_s, tm.messages, tm.events, tm.maxrss_kib, status);
     }
+    /* After the table; with csv on stderr, so that stdout stays one CSV. */
+    if (o->timing)
+        fputs(timings->str, csv ? stderr : stdout);
     rc = failed ? 1 : 0;
     goto out;
 fail:
@@ -239,6 +348,9 @@ out:
     if (arr)
         g_array_free(arr, TRUE);
     g_ptr_array_free(algs, TRUE);
+    g_string_free(timings, TRUE);
+    g_free(arrivals);
+    pact_model_eval_free(w);
     return rc;
 }
 
@@ -325,9 +437,7 @@ out:
 /* CPU time of the calling thread: the figures do not depend on what else runs on the machine. */
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return clock_s(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static int bench(double seconds)
@@ -423,7 +533,7 @@ static int bench(double seconds)
 
 int pact_cmd_model(int argc, char **argv)
 {
-    predict_opts o = {0};
+    predict_opts o = {.seed = 1};
     char *out = NULL;
     double seconds = 8;
     GOptionEntry entries[] = {
@@ -444,6 +554,19 @@ int pact_cmd_model(int argc, char **argv)
          "FILE"},
         {"pattern", 0, 0, G_OPTION_ARG_FILENAME, &o.pattern,
          "a pattern file or an arrival trace (default: none)", "FILE"},
+        {"shape", 0, 0, G_OPTION_ARG_STRING, &o.shape,
+         "predict: generated arrivals instead of --pattern, a shape of pact list patterns (with --skew)",
+         "NAME"},
+        {"skew", 0, 0, G_OPTION_ARG_STRING, &o.skew, "predict: the shape's skew s, e.g. 1e-4 or 100us", "S"},
+        {"seed", 0, 0, G_OPTION_ARG_INT64, &o.seed, "predict: seed of random, node_delayed, two_level (1)",
+         "N"},
+        {"timing", 0, 0, G_OPTION_ARG_NONE, &o.timing,
+         "predict: after the table, a line per algorithm: wall seconds (CLOCK_MONOTONIC) of the closed form, "
+         "pact_model_prepare and pact_model_evaluate, process CPU seconds, messages, events, peak RSS in KiB "
+         "(of the process so "
+         "far: cumulative over several algorithms; scripts/bench-model.sh runs one per process); on stderr "
+         "with --format csv",
+         NULL},
         {"ppn", 0, 0, G_OPTION_ARG_INT, &o.ppn, "ranks per node (block mapping): two-level costs", "K"},
         {"rails", 0, 0, G_OPTION_ARG_STRING, &o.rails,
          "with --platform: several adapters per node, sharing or binding (default: the platform's)", "MODE"},
@@ -470,7 +593,11 @@ int pact_cmd_model(int argc, char **argv)
         "  pact model predict --coll bcast --alg all -P 32 -m 64K --platform generic32x32 --pattern "
         "late.txt\n"
         "  pact model fit results/run/results.csv -o params.yaml\n"
-        "  pact model predict --coll allreduce --alg ring -P 64 -m 1M --params params.yaml");
+        "  pact model predict --coll allreduce --alg ring -P 64 -m 1M --params params.yaml\n"
+        "  pact model predict --coll allreduce --alg ring -P 1024 --ppn 32 -m 1M --platform generic32x32 "
+        "--shape random --skew 1e-4 --timing\n"
+        "  pact model predict --coll bcast --alg binomial -P 1048576 -m 64K --net shared --alpha 2e-6 --beta "
+        "8e-10 --gamma 2e-10 --timing");
     g_option_context_add_main_entries(ctx, entries, NULL);
     int rc = 2;
     if (!pact_cli_parse(ctx, &argc, &argv))
@@ -486,11 +613,10 @@ int pact_cmd_model(int argc, char **argv)
     }
 out:
     g_option_context_free(ctx);
-    char *strs[] = {o.coll,        o.alg,        o.size,     o.alpha,   o.beta,   o.gamma,
-                    o.alpha_intra, o.beta_intra, o.platform, o.pattern, o.params, o.loggp,
-                    o.net,         o.envelope,   o.eager,    o.format,  out};
+    char *strs[] = {o.coll,       o.alg,      o.size,    o.alpha,  o.beta,  o.gamma, o.alpha_intra,
+                    o.beta_intra, o.platform, o.pattern, o.params, o.loggp, o.net,   o.envelope,
+                    o.eager,      o.format,   o.shape,   o.skew,   out};
     for (size_t i = 0; i < G_N_ELEMENTS(strs); i++)
         g_free(strs[i]);
-    pact_model_cell_cache_clear();
     return rc;
 }

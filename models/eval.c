@@ -556,6 +556,17 @@ void pact_model_cell_cache_clear(void)
     memset(&cache, 0, sizeof(cache));
 }
 
+void pact_model_cell_args(const pact_alg *alg, int P, size_t bytes, pact_build_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->coll = alg->coll;
+    a->size = P;
+    a->root = 0;
+    a->elem_size = bytes % 8 == 0 ? 8 : 1;
+    a->count = bytes / a->elem_size;
+    a->commutative = 1;
+}
+
 gboolean pact_model_cell(const pact_alg *alg, int P, size_t bytes, const double *arrivals,
                          const pact_model_params *prm, double *dstar, double *dhat, GError **err)
 {
@@ -566,13 +577,8 @@ gboolean pact_model_cell(const pact_alg *alg, int P, size_t bytes, const double 
     if (!cache.s || cache.alg != alg || cache.P != P || cache.bytes != bytes) {
         pact_model_sched_free(cache.s);
         cache.s = NULL;
-        pact_build_args a = {0};
-        a.coll = alg->coll;
-        a.size = P;
-        a.root = 0;
-        a.elem_size = bytes % 8 == 0 ? 8 : 1;
-        a.count = bytes / a.elem_size;
-        a.commutative = 1;
+        pact_build_args a;
+        pact_model_cell_args(alg, P, bytes, &a);
         if (!(cache.s = pact_model_prepare(alg, &a, err)))
             return FALSE;
         cache.alg = alg;

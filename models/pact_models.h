@@ -152,6 +152,9 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
  * NULL) and `prm`.  Keeps the last prepared schedule set and a workspace per thread, so calls that differ
  * only in arrivals or parameters do not rebuild.  Restricted algorithms are PACT_ERROR_INPUT.
  */
+/* The build arguments of pact_model_cell: root 0, 8-byte elements (1-byte where bytes is not a multiple of 8),
+ * a commutative operation. */
+void pact_model_cell_args(const pact_alg *alg, int P, size_t bytes, pact_build_args *a);
 gboolean pact_model_cell(const pact_alg *alg, int P, size_t bytes, const double *arrivals,
                          const pact_model_params *prm, double *dstar, double *dhat, GError **err);
 /* Frees the calling thread's cache of pact_model_cell. */

@@ -1,19 +1,186 @@
 #!/usr/bin/env bash
-# The model engine's speed on one core (make bench-model): the schedule evaluator's simulated messages per
-# CPU second (single-port Hockney and SimGrid-like shared links, several algorithms at 64..1024 ranks, random
-# arrivals) and the closed forms' predictions per CPU second (every algorithm, P = 2..1024, m = 8 B..4 MiB).
-# Targets (issue 7): >= 2e6 messages/s, >= 1e7 predictions/s.  Exits 1 when a target is missed.
+# The model engine's speed on one core (make bench-model), issues 7 and 17:
+#  1. `pact model bench`: the schedule evaluator's simulated messages per CPU second (single-port Hockney and
+#     SimGrid-like shared links, several algorithms at 64..1024 ranks, random arrivals) and the closed forms'
+#     predictions per CPU second.  Targets: >= 2e6 messages/s, >= 1e7 predictions/s (issue 7).
+#  2. Seconds and peak memory per cell, each cell `pact model predict --timing` in a process of its own
+#     (taskset -c 0, timeout; times are wall seconds of pact_model_prepare + pact_model_evaluate, memory the
+#     process's peak RSS):
+#       1024 ranks (generic32x32, 32 nodes x 32): every algorithm of allreduce, reduce, bcast, alltoall,
+#         allgather, barrier, reduce_scatter, 8 B, 64K, 1M, 64M, shapes no_delay and random (skew 1e-4 s);
+#         target <= 0.5 s and <= 256 MiB per cell, 20 s timeout (a timeout is MISSED);
+#       shared links >= 1e7 messages/s on allreduce ring and alltoall pairwise at 256-1024 ranks;
+#       256 ranks (generic32x32, 32 x 8) and 16384 ranks (flat: one switch, a rank per node, alpha 2e-6 s,
+#         beta 8e-10 s/B), 64K, no_delay, 60 s timeout: reported, no target;
+#       2^20 ranks, flat: binomial, binary, in_order_binary reduce; binomial, binary_tree bcast;
+#         recursive_doubling, rabenseifner allreduce; bruck allgather; 8 B and 64K, no_delay, 120 s timeout;
+#         target < 60 s and < 16 GiB;
+#       --largest: per algorithm, the largest P (1024, 2048, .. 2^20, flat, 64K, no_delay) whose cell
+#         finishes within 60 s (hours on today's evaluator: off by default).
+#  Exits 1 when a target is MISSED.
 #
-#   scripts/bench-model.sh [SECONDS]        (default 8 s of measurement)
+#   scripts/bench-model.sh [--quick] [--shapes all|LIST] [--largest] [--seconds S] [--mem-limit GIB]
+#                          [-o DIR] [SECONDS]
+#     --quick       smoke run: pact model bench for 2 s, then 1024 ranks only, 8 B and 1M, no_delay
+#     --shapes X    arrival shapes at 1024 ranks: all (the 11 of pact list patterns) or a comma list
+#                   (default no_delay,random)
+#     --largest     also the largest P per algorithm within 60 s
+#     --seconds S   pact model bench's measurement (default 8; the positional SECONDS is the same)
+#     --mem-limit G address-space limit of each cell in GiB (ulimit -v; default 17, at most 90% of the
+#                   machine): a cell past it fails instead of swapping the machine
+#     -o DIR        also write DIR/bench-model.txt (this output) and DIR/bench-model.csv (the cells)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
+CPU=${CPU:-0}
+quick=0 largest=0 seconds=8 shapes=no_delay,random outdir= mem_gib=17
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) quick=1 seconds=2 shapes=no_delay ;;
+    --largest) largest=1 ;;
+    --shapes) shapes=$2; shift ;;
+    --seconds) seconds=$2; shift ;;
+    --mem-limit) mem_gib=$2; shift ;;
+    -o) outdir=$2; shift ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    [0-9]*) seconds=$1 ;;
+    *) echo "bench-model.sh: unknown option $1 (--help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ -n "$outdir" ]; then
+    mkdir -p "$outdir"
+    exec > >(tee "$outdir/bench-model.txt")
+fi
+[ "$shapes" = all ] && shapes=$("$PACT" list patterns | awk '$1 !~ /^file/ { print $1 }' | paste -sd,)
+mem_kib=$((mem_gib * 1024 * 1024))
+machine_kib=$(awk '/^MemTotal/ { print int($2 * 0.9) }' /proc/meminfo)
+[ "$mem_kib" -gt "$machine_kib" ] && mem_kib=$machine_kib
+t_start=$SECONDS
+tmp=$(mktemp -d /tmp/pact-bench-model-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+missed=0
+FLAT=(--net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10)
+
 echo "# pact model bench on $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-out=$(taskset -c 0 "$PACT" model bench --seconds "${1:-8}")
-echo "$out"
+bench_out=$(taskset -c "$CPU" "$PACT" model bench --seconds "$seconds")
+echo "$bench_out"
 awk '/^evaluator, single port/ { p = $(NF-1) } /^evaluator, shared links/ { s = $(NF-1) }
      /^closed forms/ { c = $3 }
      END { printf "targets: evaluator >= 2e6 messages/s: single port %s, shared links %s; closed forms >= 1e7/s: %s\n",
                   ((p + 0 >= 2e6) ? "met" : "MISSED"), ((s + 0 >= 2e6) ? "met" : "MISSED"),
                   ((c + 0 >= 1e7) ? "met" : "MISSED")
-           exit !((p + 0 >= 2e6) && (c + 0 >= 1e7)) }' <<<"$out"
+           exit !((p + 0 >= 2e6) && (c + 0 >= 1e7)) }' <<<"$bench_out" || missed=$((missed + 1))
+# Shared-link rates of allreduce ring and alltoall pairwise at 256-1024 ranks: from the bench's rows, and below
+# from the 1024-rank cells (messages / evaluate_s).
+rates=$(awk '$5 == "shared" && $3 >= 256 && $3 <= 1024 && (($1 == "allreduce" && $2 == "ring") || ($1 == "alltoall" && $2 == "pairwise")) {
+                 print $1 "/" $2 "@" $3 "(bench)", $NF }' <<<"$bench_out")
+
+csv_row() { [ -z "$outdir" ] || (IFS=,; echo "$*") >>"$outdir/bench-model.csv"; }
+[ -z "$outdir" ] || csv_row set collective algorithm P bytes shape prepare_s evaluate_s total_s maxrss_MiB \
+    messages events status target
+header() {
+    echo
+    echo "## $*"
+    printf '%-14s %-24s %8s %9s %-14s %10s %10s %10s %10s  %s\n' collective algorithm P bytes shape prepare_s \
+        evaluate_s total_s maxrss_MiB target
+}
+
+# cell SET TARGET LIMIT COLL ALG P BYTES SHAPE [PREDICT ARGS...]: one cell in a process of its own; prints a
+# row, counts a MISSED target (TARGET: cell = <= 0.5 s and 256 MiB, huge = < 60 s and 16 GiB, none).  Returns
+# 0 when the cell finished (status ok), 1 when it was skipped by a restriction, timed out or failed.
+cell() {
+    local set=$1 target=$2 limit=$3 coll=$4 alg=$5 P=$6 bytes=$7 shape=$8 skew=0 rc=0
+    shift 8
+    [ "$shape" = no_delay ] || skew=1e-4
+    (ulimit -v "$mem_kib"; exec timeout "$limit" taskset -c "$CPU" "$PACT" model predict --coll "$coll" \
+        --alg "$alg" -P "$P" -m "$bytes" --shape "$shape" --skew "$skew" --timing "$@") >"$tmp/out" 2>"$tmp/err" || rc=$?
+    local line
+    line=$(grep -m1 '^timing:' "$tmp/out" || true)
+    local r
+    r=$(awk -v line="$line" -v rc="$rc" -v limit="$limit" -v target="$target" -v bytes="$bytes" 'BEGIN {
+        n = split(line, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); v[kv[1]] = kv[2] }
+        st = line == "" ? (rc == 124 ? "timeout" : "failed") : v["status"]
+        if (line != "") bytes = v["bytes"]
+        if (st == "ok") {
+            mib = v["maxrss_kib"] / 1024; t = v["total_s"]
+            ok = target == "cell" ? (t <= 0.5 && mib <= 256) : target == "huge" ? (t < 60 && mib < 16384) : -1
+            verdict = ok < 0 ? "-" : ok ? "met" : "MISSED"
+            printf "%s %.4f %.4f %.4f %.1f %s %s %s\n", bytes, v["prepare_s"], v["evaluate_s"], t, mib, v["messages"], v["events"], verdict
+        } else if (st == "skipped") printf "%s skipped skipped skipped - - - skipped\n", bytes
+        else printf "%s %s %s %s - - - %s\n", bytes, st, st, st, target == "none" ? st : "MISSED"
+    }')
+    local b ps es ts mib msgs evs verdict
+    read -r b ps es ts mib msgs evs verdict <<<"$r"
+    printf '%-14s %-24s %8s %9s %-14s %10s %10s %10s %10s  %s\n' "$coll" "$alg" "$P" "$b" "$shape" "$ps" "$es" \
+        "$ts" "$mib" "$verdict"
+    [ "$line" != "" ] || [ "$rc" = 124 ] || sed 's/^/    | /' "$tmp/err" | tail -3
+    csv_row "$set" "$coll" "$alg" "$P" "$b" "$shape" "$ps" "$es" "$ts" "$mib" "$msgs" "$evs" \
+        "$(awk -v s="$ps" 'BEGIN { print (s ~ /^[0-9]/) ? "ok" : s }')" "$verdict"
+    [ "$verdict" = MISSED ] && missed=$((missed + 1))
+    if [ "$set" = 1024 ] && [ "$shape" = no_delay ] && [ "$verdict" != skipped ] &&
+        { [ "$coll/$alg" = allreduce/ring ] || [ "$coll/$alg" = alltoall/pairwise ]; }; then
+        rates+=$'\n'"$coll/$alg@$P,${b}B $(awk -v m="$msgs" -v e="$es" 'BEGIN { print (e ~ /^[0-9]/) ? (e > 0 ? m / e : "inf") : e }')"
+    fi
+    [[ $ps =~ ^[0-9] ]] # finished, not skipped
+}
+
+algs_of() { "$PACT" list algorithms --coll "$1" --format csv | awk -F, 'NR > 1 { print $2 }'; }
+COLLS=(allreduce reduce bcast alltoall allgather barrier reduce_scatter)
+
+if [ $quick = 1 ]; then sizes=(8 1048576); else sizes=(8 65536 1048576 67108864); fi
+header "1024 ranks, generic32x32 (32 nodes x 32), shapes ${shapes//,/ } (skew 1e-4 s); target <= 0.5 s and <= 256 MiB, 20 s timeout"
+for c in "${COLLS[@]}"; do
+    for a in $(algs_of "$c"); do
+        for m in "${sizes[@]}"; do
+            for s in ${shapes//,/ }; do
+                cell 1024 cell 20 "$c" "$a" 1024 "$m" "$s" --platform generic32x32 --ppn 32 || true
+            done
+            [ "$c" != barrier ] || break # no data: one size
+        done
+    done
+done
+echo
+awk '$2 != "" { n++; if ($2 !~ /^[0-9]|^inf/ || $2 + 0 < 1e7 && $2 != "inf") bad++; printf "%s %s  ", $1, ($2 ~ /^[0-9]/) ? sprintf("%.4g", $2) : $2 }
+     END { printf "\ntargets: shared links >= 1e7 messages/s, allreduce ring and alltoall pairwise at 256-1024 ranks: %s\n",
+                  (n > 0 && !bad) ? "met" : "MISSED"; exit !(n > 0 && !bad) }' <<<"$rates" | sed '1s/^/rates (messages\/s): /' ||
+    missed=$((missed + 1))
+
+if [ $quick = 0 ]; then
+    header "256 ranks (generic32x32, 32 x 8) and 16384 ranks (flat shared, a rank per node), 64K, no_delay, 60 s timeout"
+    for c in "${COLLS[@]}"; do
+        for a in $(algs_of "$c"); do
+            cell 256 none 60 "$c" "$a" 256 65536 no_delay --platform generic32x32 --ppn 8 || true
+            cell 16384 none 60 "$c" "$a" 16384 65536 no_delay "${FLAT[@]}" || true
+        done
+    done
+    header "2^20 ranks, flat shared (a rank per node), no_delay; target < 60 s and < 16 GiB, 120 s timeout"
+    for ca in reduce/binomial reduce/binary reduce/in_order_binary bcast/binomial bcast/binary_tree \
+        allreduce/recursive_doubling allreduce/rabenseifner allgather/bruck; do
+        for m in 8 65536; do
+            cell 1048576 huge 120 "${ca%/*}" "${ca#*/}" 1048576 "$m" no_delay "${FLAT[@]}" || true
+        done
+    done
+fi
+
+if [ $largest = 1 ]; then
+    header "largest P within 60 s: flat shared, 64K, no_delay, P = 1024, 2048, .. 2^20 (the last row of each is the first that failed)"
+    summary=
+    for c in "${COLLS[@]}"; do
+        for a in $(algs_of "$c"); do
+            best=-
+            for ((P = 1024; P <= 1048576; P *= 2)); do
+                cell largest none 60 "$c" "$a" "$P" 65536 no_delay "${FLAT[@]}" || break
+                best=$P
+            done
+            summary+=$(printf '%-14s %-24s %8s' "$c" "$a" "$best")$'\n'
+        done
+    done
+    echo
+    echo "## largest P within 60 s"
+    printf '%s' "$summary"
+fi
+
+echo
+echo "# bench-model: $((SECONDS - t_start)) s in all; $missed target(s) MISSED"
+[ "$missed" -eq 0 ]

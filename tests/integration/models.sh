@@ -167,6 +167,31 @@ model_exact_fails() {
 }
 check "model engine: the exactness comparison reports a moved cell" model_exact_fails
 
+# predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
+# are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
+predict_shape() {
+    local args=(--coll allreduce --alg ring,recursive_doubling -P 16 -m 64K --platform generic32x32 --ppn 4
+        --format csv)
+    { zeros 15; echo 1e-5; } >"$TMP/last16.txt"
+    $PACT model predict "${args[@]}" --pattern "$TMP/last16.txt" | cut -d, -f1-5,7- >"$TMP/ps-file.csv" || return 1
+    $PACT model predict "${args[@]}" --shape last_delayed --skew 1e-5 | cut -d, -f1-5,7- >"$TMP/ps-shape.csv" ||
+        return 1
+    cat "$TMP/ps-shape.csv"
+    [ "$(wc -l <"$TMP/ps-shape.csv")" -eq 3 ] && diff "$TMP/ps-file.csv" "$TMP/ps-shape.csv"
+}
+check "model predict --shape last_delayed = --pattern with the same delays" predict_shape
+predict_timing() {
+    $PACT model predict --coll bcast --alg binomial -P 64 -m 64K --net shared --alpha 2e-6 --beta 8e-10 \
+        --shape random --skew 1e-4 --timing | tee "$TMP/pt.out" || return 1
+    grep -E '^timing: coll=bcast alg=binomial P=64 bytes=65536 pattern=random .*prepare_s=[0-9.]+ .*maxrss_kib=[1-9][0-9]* status=ok$' \
+        "$TMP/pt.out"
+}
+check "model predict --timing: a line with prepare_s and maxrss_kib" predict_timing
+check "bad model input: unknown --shape" bad_model "--shape nosuch: unknown pattern" predict --coll allreduce \
+    --alg ring -P 4 -m 8 --alpha 1e-6 --beta 1e-9 --shape nosuch --skew 1e-5
+check "bad model input: --shape with --pattern" bad_model "exclude each other" predict --coll allreduce \
+    --alg ring -P 4 -m 8 --alpha 1e-6 --beta 1e-9 --shape random --skew 1e-5 --pattern "$TMP/last16.txt"
+
 if [ -n "${MODELS_ALONE:-}" ]; then
     finish
 fi
