@@ -36,9 +36,9 @@ void pact_model_eval_free(pact_model_eval *w)
     if (!w)
         return;
     void *p[] = {w->pending, w->heap,   w->comp,   w->post_seq, w->heap_n,  w->comp_n,  w->done,    w->seq,
-                 w->busy,    w->waiting, w->wake_pending, w->exit, w->spf,  w->rpf,     w->ns,      w->nr,
+                 w->busy,    w->waiting, w->wake_pending, w->wakes, w->exit, w->spf,  w->rpf,     w->ns,      w->nr,
                  w->sslot,   w->rslot,  w->fl,     w->cl,       w->lhead,   w->ln,      w->lfix,    w->lmark,
-                 w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lheap, w->lhpos, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
+                 w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lheap, w->lhpos, w->lkey, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
                  w->re_prev, w->fmark,  w->comp_f, w->fiw,      w->fbw,     w->rem,     w->rate,    w->last,
                  w->rl_head, w->rl_n,   w->rl_fix, w->rl_mark,  w->rl_comp, w->rl_cap,  w->rl_w,    w->ev};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
@@ -67,6 +67,7 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         GROW(busy, P);
         GROW(waiting, P);
         GROW(wake_pending, P);
+        GROW(wakes, P);
         GROW(exit, P);
         GROW(spf, P);
         GROW(rpf, P);
@@ -77,6 +78,7 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         GROW(comp_l, 2 * P);
         GROW(lheap, 2 * P);
         GROW(lhpos, 2 * P);
+        GROW(lkey, 2 * P);
         GROW(dirty, 2 * P);
         GROW(ldirty, 2 * P);
         GROW(lcap, 2 * P);
@@ -208,9 +210,12 @@ static void request_done(sim_t *x, uint32_t op, double t)
     int r = x->s->owner[op];
     w->comp[x->s->base[r] + w->comp_n[r]++] = op;
     if (w->waiting[r] && !w->wake_pending[r]) {
+        /* an EV_WAKE at t with key r; every pending one is at t (they run before time moves on) */
         w->wake_pending[r] = 1;
-        if (!ev_push(w, t, EV_WAKE, (uint32_t)r, 0, (uint64_t)r))
-            x->oom = TRUE;
+        pact_heap h = {w->wakes, w->nwake};
+        pact_heap_push(&h, (uint32_t)r);
+        w->nwake = (uint32_t)h.n;
+        w->wake_t = t;
     }
 }
 
@@ -432,6 +437,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     memset(w->seq, 0, Pz * sizeof(uint32_t));
     memset(w->waiting, 0, Pz);
     memset(w->wake_pending, 0, Pz);
+    w->nwake = 0;
     memset(w->ln, 0, 2 * Pz * sizeof(uint32_t));
     memset(w->lhead, 0xff, 2 * Pz * sizeof(uint32_t));
     memset(w->lmark, 0, 2 * Pz * sizeof(uint32_t));
@@ -470,7 +476,20 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
             x.oom = TRUE;
     }
-    while (w->nev > 0 && !x.oom) {
+    while ((w->nev > 0 || w->nwake > 0) && !x.oom) {
+        if (w->nwake > 0) { /* the first pending wake, if it comes before the queue's first event */
+            event k = {w->wake_t, ((uint64_t)ev_class[EV_WAKE] << 56) | w->wakes[0], 0, 0, EV_WAKE};
+            if (w->nev == 0 || ev_before(&k, &w->ev[0])) {
+                pact_heap h = {w->wakes, w->nwake};
+                int r = (int)pact_heap_pop(&h);
+                w->nwake = (uint32_t)h.n;
+                w->events++;
+                w->wake_pending[r] = 0;
+                w->waiting[r] = 0;
+                advance(&x, r, k.t);
+                continue;
+            }
+        }
         event e = ev_pop(w);
         w->events++;
         double now = e.t;
@@ -483,13 +502,6 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             uint32_t op = (uint32_t)w->busy[r];
             w->busy[r] = -1;
             release(&x, r, op);
-            advance(&x, r, now);
-            break;
-        }
-        case EV_WAKE: {
-            int r = (int)e.id;
-            w->wake_pending[r] = 0;
-            w->waiting[r] = 0;
             advance(&x, r, now);
             break;
         }

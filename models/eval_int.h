@@ -95,6 +95,8 @@ struct pact_model_eval {
     uint32_t *heap_n, *comp_n, *done, *seq;
     int32_t *busy;
     uint8_t *waiting, *wake_pending;
+    uint32_t *wakes, nwake; /* ranks woken at wake_t, a min-heap: the EV_WAKE events, outside the queue */
+    double wake_t;
     double *exit, *spf, *rpf;
     /* channels and messages */
     uint32_t *ns, *nr, *sslot, *rslot;
@@ -107,7 +109,7 @@ struct pact_model_eval {
     uint32_t ncl, cfree;
     uint32_t *lhead, *ln, *lfix, *lmark, *comp_l, *comp_c, *dirty, *lheap, *lhpos;
     uint8_t *ldirty;
-    double *lcap;
+    double *lcap, *lkey; /* while sharing: capacity left, and left per unfixed flow */
     uint32_t ndirty;
     uint8_t share_pending;
     uint32_t stamp;

@@ -167,7 +167,7 @@ void pact_ev_class_end(sim_t *x, uint32_t c, double now)
  * link): the most constrained link in O(log links), where scanning them all made each sharing O(links^2). */
 static inline int lh_before(const pact_model_eval *w, uint32_t a, uint32_t b)
 {
-    double x = w->lcap[a] / w->lfix[a], y = w->lcap[b] / w->lfix[b];
+    double x = w->lkey[a], y = w->lkey[b];
     return x < y || (x == y && a < b);
 }
 
@@ -233,14 +233,16 @@ static void fill_switch(sim_t *x, uint32_t nl, uint32_t nc, double now)
         uint32_t l = w->comp_l[k];
         w->lcap[l] = C;
         w->lfix[l] = w->ln[l];
-        if (w->lfix[l] > 0)
+        if (w->lfix[l] > 0) {
+            w->lkey[l] = C / w->lfix[l];
             lk_set(w, hn++, l);
+        }
     }
     for (uint32_t i = hn / 2; i-- > 0;)
         lk_down(w, i, hn);
     while (hn > 0) {
         uint32_t bl = w->lheap[0];
-        double best = w->lcap[bl] / w->lfix[bl];
+        double best = w->lkey[bl];
         lk_del(w, 0, &hn);
         int dir = (int)(bl & 1);
         for (uint32_t ci = w->lhead[bl]; ci != NONE; ci = w->cl[ci].next[dir]) {
@@ -254,6 +256,7 @@ static void fill_switch(sim_t *x, uint32_t nl, uint32_t nc, double now)
             if (w->lfix[o] == 0)
                 lk_del(w, w->lhpos[o], &hn);
             else { /* less capacity left per flow, or more */
+                w->lkey[o] = w->lcap[o] / w->lfix[o];
                 lk_up(w, w->lhpos[o]);
                 lk_down(w, w->lhpos[o], hn);
             }

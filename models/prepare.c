@@ -77,20 +77,25 @@ typedef struct {
     msg_key *keys;        /* one rank's receives */
     uint32_t *loc;        /* one rank's successor counts */
     GHashTable *bsizes;   /* bytes -> index + 1 into bval */
+    uint16_t last_b;      /* the index found last */
 } prep_t;
 
 static gboolean byte_index(pact_model_sched *s, prep_t *p, size_t bytes, uint16_t *idx)
 {
+    if (s->nbval > 0 && s->bval[p->last_b] == (double)bytes) { /* most operations repeat the last size */
+        *idx = p->last_b;
+        return TRUE;
+    }
     gpointer v = g_hash_table_lookup(p->bsizes, GSIZE_TO_POINTER(bytes));
     if (v) {
-        *idx = (uint16_t)(GPOINTER_TO_SIZE(v) - 1);
+        *idx = p->last_b = (uint16_t)(GPOINTER_TO_SIZE(v) - 1);
         return TRUE;
     }
     if (s->nbval == UINT16_MAX)
         return FALSE;
     ENSURE(s->bval, p->cap_bval, (size_t)s->nbval + 1);
     s->bval[s->nbval] = (double)bytes;
-    *idx = (uint16_t)s->nbval++;
+    *idx = p->last_b = (uint16_t)s->nbval++;
     g_hash_table_insert(p->bsizes, GSIZE_TO_POINTER(bytes), GSIZE_TO_POINTER((gsize)s->nbval));
     return TRUE;
 oom:
@@ -183,7 +188,11 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 s->succ[nsucc + p.loc[q]++] = (uint32_t)(n + i);
             }
         /* this rank's channels: its receives by (source, tag) */
-        qsort(p.keys, nk, sizeof(msg_key), key_cmp);
+        size_t sorted = 1;
+        while (sorted < nk && key_cmp(&p.keys[sorted - 1], &p.keys[sorted]) < 0)
+            sorted++;
+        if (sorted < nk)
+            qsort(p.keys, nk, sizeof(msg_key), key_cmp);
         p.cfirst[r] = (uint32_t)s->nchan;
         for (size_t k = 0; k < nk; k++) {
             if (k == 0 || p.keys[k].peer != p.keys[k - 1].peer || p.keys[k].tag != p.keys[k - 1].tag) {
