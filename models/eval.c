@@ -40,9 +40,10 @@ void pact_model_eval_free(pact_model_eval *w)
                  w->sslot,   w->rslot,  w->fl,     w->cl,       w->lhead,   w->ln,      w->lfix,    w->lmark,
                  w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lheap, w->lhpos, w->lkey, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
                  w->re_prev, w->fmark,  w->comp_f, w->fiw,      w->fbw,     w->rem,     w->rate,    w->last,
-                 w->rl_head, w->rl_n,   w->rl_fix, w->rl_mark,  w->rl_comp, w->rl_cap,  w->rl_w,    w->ev};
+                 w->rl_head, w->rl_n,   w->rl_fix, w->rl_mark,  w->rl_comp, w->rl_cap,  w->rl_w};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
+    evq_free(&w->q);
     free(w);
 }
 
@@ -149,28 +150,6 @@ static void flow_free(pact_model_eval *w, uint32_t f)
 {
     w->fl[f].hl = w->ffree;
     w->ffree = f;
-}
-
-/* ---- the event queue: a binary heap on (time, class, sequence) ---- */
-
-static event ev_pop(pact_model_eval *w)
-{
-    event top = w->ev[0], x = w->ev[--w->nev];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= w->nev)
-            break;
-        if (c + 1 < w->nev && ev_before(&w->ev[c + 1], &w->ev[c]))
-            c++;
-        if (!ev_before(&w->ev[c], &x))
-            break;
-        w->ev[i] = w->ev[c];
-        i = c;
-    }
-    if (w->nev > 0)
-        w->ev[i] = x;
-    return top;
 }
 
 /* ---- ranks ---- */
@@ -457,7 +436,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     w->ndirty = 0;
     w->share_pending = 0;
     w->stamp = 0;
-    w->nev = 0;
+    evq_reset(&w->q);
     w->events = 0;
     double amin = INFINITY, amax = -INFINITY;
     for (int r = 0; r < P; r++) {
@@ -476,10 +455,10 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
             x.oom = TRUE;
     }
-    while ((w->nev > 0 || w->nwake > 0) && !x.oom) {
+    while ((w->q.n > 0 || w->nwake > 0) && !x.oom) {
         if (w->nwake > 0) { /* the first pending wake, if it comes before the queue's first event */
             event k = {w->wake_t, ((uint64_t)ev_class[EV_WAKE] << 56) | w->wakes[0], 0, 0, EV_WAKE};
-            if (w->nev == 0 || ev_before(&k, &w->ev[0])) {
+            if (!evq_next_before(&w->q, &k)) {
                 pact_heap h = {w->wakes, w->nwake};
                 int r = (int)pact_heap_pop(&h);
                 w->nwake = (uint32_t)h.n;
@@ -490,7 +469,9 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
                 continue;
             }
         }
-        event e = ev_pop(w);
+        event e;
+        if (!evq_pop(&w->q, &e))
+            break;
         w->events++;
         double now = e.t;
         switch (e.type) {
@@ -527,7 +508,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             break;
         }
     }
-    if (x.oom) {
+    if (x.oom || w->q.oom) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
         return FALSE;
     }

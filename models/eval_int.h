@@ -28,7 +28,7 @@ struct pact_model_sched {
     uint8_t *kind;      /* pact_op_kind */
     int32_t *owner;     /* rank of each operation */
     uint32_t *chan;     /* send, recv: channel */
-    uint16_t *bidx;     /* bytes moved, reduced or copied: bval[bidx[op]] */
+    uint32_t *bidx;     /* bytes moved, reduced or copied: bval[bidx[op]] (Bruck's last copies: one size per rank) */
     double *bval;
     uint32_t nbval;
     uint16_t *pending0; /* dependencies of each operation */
@@ -63,6 +63,43 @@ typedef struct {
     uint8_t type;
 } event;
 
+/* The event queue (queue.c): buckets of events by time. */
+typedef struct {
+    uint64_t key;
+    uint32_t id, ver, next;
+    uint8_t type;
+} qnode;
+
+typedef struct {
+    double t;
+    uint32_t head, tail, n;
+} qbucket;
+
+typedef struct {
+    qnode *nd; /* events waiting in buckets, in lists; a free list through next */
+    uint32_t nnd, cap_nd, nfree;
+    qbucket *bk; /* buckets; a free list through head */
+    uint32_t nbk, cap_bk, bfree;
+    uint32_t *bh, nbh, cap_bh; /* heap of buckets by time */
+    uint64_t *hk;              /* time (bits) -> bucket */
+    uint32_t *hv, hmask, hcount;
+    int active; /* the instant cur_t runs: its events sorted in cur[icur ..], and late ones in late */
+    double cur_t;
+    event *cur, *tmp;
+    size_t ncur, icur, cap_cur, cap_tmp;
+    event *late;
+    size_t nlate, cap_late;
+    size_t n; /* events waiting */
+    gboolean oom;
+} evq;
+
+void evq_free(evq *q);
+void evq_reset(evq *q);
+gboolean evq_push(evq *q, double t, uint8_t type, uint32_t id, uint32_t ver, uint64_t key);
+gboolean evq_pop(evq *q, event *out);
+/* Whether the next event comes before k, an event of the current instant. */
+gboolean evq_next_before(const evq *q, const event *k);
+
 /* A message in flight: from its match until its delivery. */
 typedef struct {
     uint32_t snd, rcv;
@@ -87,7 +124,7 @@ typedef struct {
 } fclass;
 
 struct pact_model_eval {
-    size_t cap_n, cap_P, cap_chan, cap_msg, cap_ev, cap_fl, cap_cl, cap_rf, cap_rl;
+    size_t cap_n, cap_P, cap_chan, cap_msg, cap_fl, cap_cl, cap_rf, cap_rl;
     /* per operation */
     uint16_t *pending;
     uint32_t *heap, *comp, *post_seq;
@@ -122,8 +159,7 @@ struct pact_model_eval {
     double *fiw, *fbw, *rem, *rate, *last;
     uint32_t *rl_head, *rl_n, *rl_fix, *rl_mark, *rl_comp;
     double *rl_cap, *rl_w;
-    event *ev;
-    size_t nev;
+    evq q;
     size_t events;
 };
 
@@ -148,22 +184,8 @@ static inline int ev_before(const event *a, const event *b)
 static inline gboolean ev_push(pact_model_eval *w, double t, uint8_t type, uint32_t id, uint32_t ver,
                                uint64_t key)
 {
-    if (w->nev == w->cap_ev) {
-        size_t c = w->cap_ev ? 2 * w->cap_ev : 1024;
-        if (!grow((void **)&w->ev, c, sizeof(event)))
-            return FALSE;
-        w->cap_ev = c;
-    }
-    event e = {t, ((uint64_t)ev_class[type] << 56) | key, id, ver, type};
-    size_t i = w->nev++;
-    while (i > 0 && ev_before(&e, &w->ev[(i - 1) / 2])) {
-        w->ev[i] = w->ev[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    w->ev[i] = e;
-    return TRUE;
+    return evq_push(&w->q, t, type, id, ver, key);
 }
-
 
 
 typedef struct {

@@ -77,10 +77,10 @@ typedef struct {
     msg_key *keys;        /* one rank's receives */
     uint32_t *loc;        /* one rank's successor counts */
     GHashTable *bsizes;   /* bytes -> index + 1 into bval */
-    uint16_t last_b;      /* the index found last */
+    uint32_t last_b;      /* the index found last */
 } prep_t;
 
-static gboolean byte_index(pact_model_sched *s, prep_t *p, size_t bytes, uint16_t *idx)
+static gboolean byte_index(pact_model_sched *s, prep_t *p, size_t bytes, uint32_t *idx)
 {
     if (s->nbval > 0 && s->bval[p->last_b] == (double)bytes) { /* most operations repeat the last size */
         *idx = p->last_b;
@@ -88,14 +88,14 @@ static gboolean byte_index(pact_model_sched *s, prep_t *p, size_t bytes, uint16_
     }
     gpointer v = g_hash_table_lookup(p->bsizes, GSIZE_TO_POINTER(bytes));
     if (v) {
-        *idx = p->last_b = (uint16_t)(GPOINTER_TO_SIZE(v) - 1);
+        *idx = p->last_b = (uint32_t)(GPOINTER_TO_SIZE(v) - 1);
         return TRUE;
     }
-    if (s->nbval == UINT16_MAX)
+    if (s->nbval == UINT32_MAX)
         return FALSE;
     ENSURE(s->bval, p->cap_bval, (size_t)s->nbval + 1);
     s->bval[s->nbval] = (double)bytes;
-    *idx = p->last_b = (uint16_t)s->nbval++;
+    *idx = p->last_b = s->nbval++;
     g_hash_table_insert(p->bsizes, GSIZE_TO_POINTER(bytes), GSIZE_TO_POINTER((gsize)s->nbval));
     return TRUE;
 oom:
@@ -164,7 +164,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             s->pending0[g] = (uint16_t)o->ndeps;
             s->chan[g] = 0;
             if (!byte_index(s, &p, pact_op_bytes(&sc, o), &s->bidx[g])) {
-                what = "more than 65535 distinct message sizes";
+                what = "more than 2^32 distinct message sizes";
                 goto refuse;
             }
             for (uint32_t d = 0; d < o->ndeps; d++)

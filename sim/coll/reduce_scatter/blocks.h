@@ -78,11 +78,12 @@ static inline double rs_vbytes(double m, int P, int pof2, int lo, int hi)
 {
     const double es = pact_cost_elem(m), n = m / es, small = floor(n / P), extra = n - small * P;
     const int rem = P - pof2;
-    double sum = 0;
-    for (int v = lo; v < hi; v++)
-        for (int k = v < rem ? 2 * v : v + rem, e = v < rem ? 2 * v + 2 : v + rem + 1; k < e; k++)
-            sum += (small + (k < extra)) * es;
-    return sum;
+    if (hi <= lo)
+        return 0;
+    /* virtual blocks [lo, hi) are the real blocks [klo, khi): 2v, 2v+1 below rem, v + rem above */
+    const double klo = lo < rem ? 2.0 * lo : (double)lo + rem, khi = hi <= rem ? 2.0 * hi : (double)hi + rem;
+    const double big = fmax(0, fmin(khi, extra) - klo); /* blocks k < extra hold one element more */
+    return ((khi - klo) * small + big) * es;
 }
 
 /* The exchanges of recursive halving (masks pof2/2 down to 1) or butterfly (masks 1 up to pof2/2) among pof2
@@ -95,7 +96,11 @@ static inline void rs_halving_steps(int P, double m, int butterfly, pact_cost *t
     for (int step = 0; (1 << step) < pof2; step++) {
         const int mask = butterfly ? 1 << step : pof2 >> (step + 1);
         double best = -1, bs = 0, br = 0;
-        for (int v = 0; v < pof2; v++) {
+        /* v's exchange depends on its bit `mask` and on the bits above it (halving) or below it (butterfly):
+         * the first v of each kind, in ascending order, are the multiples of mask (halving) or 0 .. 2 mask - 1
+         * (butterfly), so the first largest exchange is the one all v would find */
+        const int vstep = butterfly ? 1 : mask, vend = butterfly ? 2 * mask : pof2;
+        for (int v = 0; v < vend; v += vstep) {
             /* v sends n virtual blocks from sendlo and receives n from recvlo (Open MPI's send_index and
              * recv_index): halving keeps the half of its window on the side of its bit `mask`; butterfly's
              * window starts where the bits of v below `mask` put it */
