@@ -35,7 +35,7 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->pending, w->heap,   w->comp,   w->post_seq, w->heap_n,  w->comp_n,  w->done,    w->seq,
+    void *p[] = {w->wo,      w->heap,   w->comp,    w->heap_n,  w->comp_n,  w->done,    w->seq,
                  w->busy,    w->waiting, w->wake_pending, w->wakes, w->exit, w->spf,  w->rpf,     w->ns,      w->nr,
                  w->sslot,   w->rslot,  w->fl,     w->cl,       w->lhead,   w->ln,      w->lfix,    w->lmark,
                  w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lheap, w->lhpos, w->lkey, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
@@ -52,10 +52,9 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     gboolean ok = TRUE;
     size_t n = s->n + 1, P = (size_t)s->P + 1;
     if (n > w->cap_n) {
-        GROW(pending, n);
+        GROW(wo, n);
         GROW(heap, n);
         GROW(comp, n);
-        GROW(post_seq, n);
         if (ok)
             w->cap_n = n;
     }
@@ -175,10 +174,10 @@ static inline uint32_t ready_pop(sim_t *x, int r)
 static inline void release(sim_t *x, int r, uint32_t op)
 {
     const pact_model_sched *s = x->s;
-    uint16_t *pending = x->w->pending;
+    wop *wo = x->w->wo;
     x->w->done[r]++;
-    for (uint32_t k = s->sfirst[op]; k < s->sfirst[op + 1]; k++)
-        if (--pending[s->succ[k]] == 0)
+    for (uint32_t k = s->op[op].sfirst; k < s->op[op + 1].sfirst; k++)
+        if (--wo[s->succ[k]].pending == 0)
             ready_push(x, r, s->succ[k]);
 }
 
@@ -186,7 +185,7 @@ static inline void release(sim_t *x, int r, uint32_t op)
 static void request_done(sim_t *x, uint32_t op, double t)
 {
     pact_model_eval *w = x->w;
-    int r = x->s->owner[op];
+    int r = x->s->op[op].owner;
     w->comp[x->s->base[r] + w->comp_n[r]++] = op;
     if (w->waiting[r] && !w->wake_pending[r]) {
         /* an EV_WAKE at t with key r; every pending one is at t (they run before time moves on) */
@@ -236,10 +235,10 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
     if (x->m->net == PACT_NET_SHARED && x->rt) {
         double lat;
         w->fnl[f] =
-            (uint8_t)pact_model_route(x->rt, s->owner[snd], s->owner[rcv], w->flink + PACT_ROUTE_MAX * (size_t)f,
+            (uint8_t)pact_model_route(x->rt, s->op[snd].owner, s->op[rcv].owner, w->flink + PACT_ROUTE_MAX * (size_t)f,
                                       &lat, &w->fiw[f], &w->fbw[f]);
         pushed = ev_push(w, now + lat, EV_LAT_END, f, 0, rcv);
-    } else if (x->m->net == PACT_NET_SHARED && same_node(x, s->owner[snd], s->owner[rcv])) {
+    } else if (x->m->net == PACT_NET_SHARED && same_node(x, s->op[snd].owner, s->op[rcv].owner)) {
         /* the arithmetic of a flow alone on a link: latency, then bytes at the link's rate */
         double t = now + x->m->alpha_intra, rate = 1.0 / x->m->beta_intra;
         double dt = (op_bytes(s, snd) + x->m->envelope) / rate;
@@ -247,7 +246,7 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
     } else if (x->m->net == PACT_NET_SHARED) {
         pushed = ev_push(w, now + x->m->alpha, EV_LAT_END, f, 0, rcv);
     } else {
-        uint64_t key = ((uint64_t)(w->post_seq[snd] & 0xfffffff) << 28) | (uint64_t)(s->owner[snd] & 0xfffffff);
+        uint64_t key = ((uint64_t)(w->wo[snd].post_seq & 0xfffffff) << 28) | (uint64_t)(s->op[snd].owner & 0xfffffff);
         pushed = ev_push(w, now, EV_CLAIM, f, 0, key);
     }
     if (!pushed)
@@ -260,7 +259,7 @@ static void claim(sim_t *x, uint32_t f, double now)
     const pact_model_sched *s = x->s;
     const pact_model_params *m = x->m;
     uint32_t snd = w->fl[f].snd, rcv = w->fl[f].rcv;
-    int src = s->owner[snd], dst = s->owner[rcv];
+    int src = s->op[snd].owner, dst = s->op[rcv].owner;
     double alpha, beta, bytes = op_bytes(s, snd) + m->envelope, end;
     link_params(x, src, dst, &alpha, &beta);
     if (m->net == PACT_NET_LOGGP) {
@@ -287,9 +286,9 @@ static void post(sim_t *x, int r, uint32_t op, double now)
 {
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
-    uint32_t c = s->chan[op], slot = s->chan_base[c];
-    w->post_seq[op] = w->seq[r]++;
-    if (s->kind[op] == PACT_OP_SEND) {
+    uint32_t c = s->op[op].chan, slot = s->chan_base[c];
+    w->wo[op].post_seq = w->seq[r]++;
+    if (s->op[op].kind == PACT_OP_SEND) {
         uint32_t k = w->ns[c]++;
         w->sslot[slot + k] = op;
         if (op_bytes(s, op) < x->m->eager_limit)
@@ -306,7 +305,7 @@ static void post(sim_t *x, int r, uint32_t op, double now)
 
 static double local_cost(const sim_t *x, uint32_t op)
 {
-    switch (x->s->kind[op]) {
+    switch (x->s->op[op].kind) {
     case PACT_OP_REDUCE:
         return x->m->gamma * op_bytes(x->s, op);
     case PACT_OP_COPY:
@@ -324,7 +323,7 @@ static void collect(sim_t *x, int r)
     uint32_t n = w->comp_n[r];
     for (uint32_t i = 1; i < n; i++) {
         uint32_t v = c[i], j = i;
-        while (j > 0 && w->post_seq[c[j - 1]] > w->post_seq[v]) {
+        while (j > 0 && w->wo[c[j - 1]].post_seq > w->wo[v].post_seq) {
             c[j] = c[j - 1];
             j--;
         }
@@ -344,7 +343,7 @@ static void advance(sim_t *x, int r, double now)
     for (;;) {
         while (w->heap_n[r] > 0) {
             uint32_t op = ready_pop(x, r);
-            uint8_t k = s->kind[op];
+            uint8_t k = s->op[op].kind;
             if (k == PACT_OP_SEND || k == PACT_OP_RECV) {
                 post(x, r, op, now);
                 continue;
@@ -407,7 +406,8 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: shared links need beta > 0");
         return FALSE;
     }
-    memcpy(w->pending, s->pending0, s->n * sizeof(uint16_t));
+    for (size_t i = 0; i < s->n; i++)
+        w->wo[i].pending = s->op[i].pending0;
     memset(w->ns, 0, s->nchan * sizeof(uint32_t));
     memset(w->nr, 0, s->nchan * sizeof(uint32_t));
     size_t Pz = (size_t)P;
@@ -448,7 +448,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         /* operations with no dependency, ascending: already a heap */
         uint32_t k = 0, *h = w->heap + s->base[r];
         for (uint32_t op = s->base[r]; op < s->base[r + 1]; op++)
-            if (s->pending0[op] == 0)
+            if (s->op[op].pending0 == 0)
                 h[k++] = op;
         w->heap_n[r] = k;
         w->exit[r] = a;

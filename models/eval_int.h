@@ -3,8 +3,8 @@
  * workspace, the event queue and a running evaluation (eval.c), and the shared links along which messages
  * flow (links.c).
  *
- * Memory per operation is what bounds the evaluator at scale: about 20 bytes of schedule (kind, owner,
- * channel, an index into the distinct message sizes, dependencies, successors) and 14 of workspace (pending
+ * Memory per operation is what bounds the evaluator at scale: about 26 bytes of schedule (kind, owner,
+ * channel, an index into the distinct message sizes, dependencies, successors) and 16 of workspace (pending
  * dependencies, ready heap, completed requests, posting order).  A message in flight is a flow record,
  * allocated when its send and receive meet and freed when it is delivered.
  */
@@ -21,18 +21,25 @@
 
 #define NONE UINT32_MAX
 
+/* What the evaluation reads of one operation, in one record: at scale the evaluation visits each rank's
+ * operations in turn, rank after rank, and each visit's fields come with one cache miss, not one per array. */
+typedef struct {
+    uint32_t sfirst;   /* its successors are succ[sfirst .. the next operation's sfirst) */
+    uint32_t chan;     /* send, recv: channel */
+    int32_t owner;     /* rank */
+    uint32_t bidx;     /* bytes moved, reduced or copied: bval[bidx] (Bruck's last copies: one size per rank) */
+    uint16_t pending0; /* dependencies */
+    uint8_t kind;      /* pact_op_kind */
+} sop;
+
 struct pact_model_sched {
     int P;
-    size_t n;           /* operations, all ranks */
-    uint32_t *base;     /* P + 1: rank r's operations are base[r] .. base[r+1]-1 */
-    uint8_t *kind;      /* pact_op_kind */
-    int32_t *owner;     /* rank of each operation */
-    uint32_t *chan;     /* send, recv: channel */
-    uint32_t *bidx;     /* bytes moved, reduced or copied: bval[bidx[op]] (Bruck's last copies: one size per rank) */
+    size_t n;       /* operations, all ranks */
+    uint32_t *base; /* P + 1: rank r's operations are base[r] .. base[r+1]-1 */
+    sop *op;        /* n + 1 (the last holds the end of succ) */
+    uint32_t *succ;
     double *bval;
     uint32_t nbval;
-    uint16_t *pending0; /* dependencies of each operation */
-    uint32_t *sfirst, *succ; /* n + 1: operation i's successors are succ[sfirst[i] .. sfirst[i+1]) */
     size_t nchan;
     uint32_t *chan_base; /* nchan + 1: channel c's messages are slots chan_base[c] .. */
     size_t nmsg;
@@ -40,8 +47,14 @@ struct pact_model_sched {
 
 static inline double op_bytes(const pact_model_sched *s, uint32_t op)
 {
-    return s->bval[s->bidx[op]];
+    return s->bval[s->op[op].bidx];
 }
+
+/* What the evaluation changes of one operation. */
+typedef struct {
+    uint32_t post_seq; /* posting order of a send or receive on its rank */
+    uint16_t pending;  /* dependencies not yet completed */
+} wop;
 
 /* Event types.  FLOW_END, LAT_END and CLAIM name a flow, CLASS_END a class of flows (links.c). */
 enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS_END, EV_SHARE };
@@ -126,8 +139,8 @@ typedef struct {
 struct pact_model_eval {
     size_t cap_n, cap_P, cap_chan, cap_msg, cap_fl, cap_cl, cap_rf, cap_rl;
     /* per operation */
-    uint16_t *pending;
-    uint32_t *heap, *comp, *post_seq;
+    wop *wo;
+    uint32_t *heap, *comp;
     /* per rank */
     uint32_t *heap_n, *comp_n, *done, *seq;
     int32_t *busy;

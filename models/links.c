@@ -117,7 +117,7 @@ static void switch_start(sim_t *x, uint32_t f, double now)
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
     flow *fl = &w->fl[f];
-    uint32_t u = 2u * (uint32_t)node_of(x, s->owner[fl->snd]), d = 2u * (uint32_t)node_of(x, s->owner[fl->rcv]) + 1;
+    uint32_t u = 2u * (uint32_t)node_of(x, s->op[fl->snd].owner), d = 2u * (uint32_t)node_of(x, s->op[fl->rcv].owner) + 1;
     uint32_t c = class_get(x, u, d, now);
     if (c == NONE)
         return;

@@ -12,13 +12,8 @@ void pact_model_sched_free(pact_model_sched *s)
     if (!s)
         return;
     free(s->base);
-    free(s->kind);
-    free(s->owner);
-    free(s->chan);
-    free(s->bidx);
+    free(s->op);
     free(s->bval);
-    free(s->pending0);
-    free(s->sfirst);
     free(s->succ);
     free(s->chan_base);
     free(s);
@@ -141,10 +136,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         const size_t m = sc.nops;
         if (n + m + 1 > p.cap_op) { /* every per-operation array has this capacity */
             size_t c = n + m + 1 + (n + m + 1) / 2 + 16;
-            if (!grow((void **)&s->kind, c, sizeof(*s->kind)) || !grow((void **)&s->owner, c, sizeof(*s->owner)) ||
-                !grow((void **)&s->chan, c, sizeof(*s->chan)) || !grow((void **)&s->bidx, c, sizeof(*s->bidx)) ||
-                !grow((void **)&s->pending0, c, sizeof(*s->pending0)) ||
-                !grow((void **)&s->sfirst, c + 1, sizeof(*s->sfirst)))
+            if (!grow((void **)&s->op, c + 1, sizeof(*s->op)))
                 goto oom;
             p.cap_op = c;
         }
@@ -159,11 +151,12 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 what = "an operation with more than 65535 dependencies";
                 goto refuse;
             }
-            s->kind[g] = (uint8_t)o->kind;
-            s->owner[g] = r;
-            s->pending0[g] = (uint16_t)o->ndeps;
-            s->chan[g] = 0;
-            if (!byte_index(s, &p, pact_op_bytes(&sc, o), &s->bidx[g])) {
+            sop *so = &s->op[g];
+            so->kind = (uint8_t)o->kind;
+            so->owner = r;
+            so->pending0 = (uint16_t)o->ndeps;
+            so->chan = 0;
+            if (!byte_index(s, &p, pact_op_bytes(&sc, o), &so->bidx)) {
                 what = "more than 2^32 distinct message sizes";
                 goto refuse;
             }
@@ -181,7 +174,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         for (size_t i = 0; i < m; i++)
             p.loc[i + 1] += p.loc[i];
         for (size_t i = 0; i < m; i++)
-            s->sfirst[n + i] = (uint32_t)(nsucc + p.loc[i]);
+            s->op[n + i].sfirst = (uint32_t)(nsucc + p.loc[i]);
         for (size_t i = 0; i < m; i++)
             for (uint32_t d = 0; d < sc.ops[i].ndeps; d++) {
                 uint32_t q = pact_op_deps(&sc, i)[d];
@@ -208,7 +201,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 p.crecv[s->nchan] = 0;
                 s->nchan++;
             }
-            s->chan[p.keys[k].op] = (uint32_t)s->nchan - 1;
+            s->op[p.keys[k].op].chan = (uint32_t)s->nchan - 1;
             p.crecv[s->nchan - 1]++;
         }
         n += m;
@@ -217,14 +210,14 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     s->base[P] = (uint32_t)n;
     p.cfirst[P] = (uint32_t)s->nchan;
     s->n = n;
-    s->sfirst[n] = (uint32_t)nsucc;
+    s->op[n].sfirst = (uint32_t)nsucc;
     /* Each send finds its channel among its destination's; the k-th send of a channel pairs with its k-th
      * receive, in posting order, at evaluation. */
     if (!(s->chan_base = calloc(s->nchan + 1, sizeof(uint32_t))))
         goto oom;
     for (size_t k = 0; k < p.nsend; k++) {
         const msg_key *q = &p.sends[k];
-        int src = s->owner[q->op];
+        int src = s->op[q->op].owner;
         size_t lo = p.cfirst[q->peer], hi = p.cfirst[q->peer + 1];
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -236,13 +229,13 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         if (lo == p.cfirst[q->peer + 1] || p.csrc[lo] != src || p.ctag[lo] != q->tag) {
             int nsends = 0;
             for (size_t j = 0; j < p.nsend; j++)
-                nsends += s->owner[p.sends[j].op] == src && p.sends[j].peer == q->peer && p.sends[j].tag == q->tag;
+                nsends += s->op[p.sends[j].op].owner == src && p.sends[j].peer == q->peer && p.sends[j].tag == q->tag;
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                         "model: %s %s on %d ranks: %d sends from rank %d to rank %d (tag %d) but 0 receives",
                         pact_coll_name(alg->coll), alg->name, P, nsends, src, q->peer, q->tag);
             goto out;
         }
-        s->chan[q->op] = (uint32_t)lo;
+        s->op[q->op].chan = (uint32_t)lo;
         s->chan_base[lo + 1]++; /* sends per channel, for now */
     }
     for (int r = 0; r < P; r++)
