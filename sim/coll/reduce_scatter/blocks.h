@@ -95,32 +95,14 @@ static inline void rs_halving_steps(int P, double m, int butterfly, pact_cost *t
     double a = 0, b = 0, c = 0;
     for (int step = 0; (1 << step) < pof2; step++) {
         const int mask = butterfly ? 1 << step : pof2 >> (step + 1);
-        double best = -1, bs = 0, br = 0;
-        /* v's exchange depends on its bit `mask` and on the bits above it (halving) or below it (butterfly):
-         * the first v of each kind, in ascending order, are the multiples of mask (halving) or 0 .. 2 mask - 1
-         * (butterfly), so the first largest exchange is the one all v would find */
-        const int vstep = butterfly ? 1 : mask, vend = butterfly ? 2 * mask : pof2;
-        for (int v = 0; v < vend; v += vstep) {
-            /* v sends n virtual blocks from sendlo and receives n from recvlo (Open MPI's send_index and
-             * recv_index): halving keeps the half of its window on the side of its bit `mask`; butterfly's
-             * window starts where the bits of v below `mask` put it */
-            const int n = butterfly ? pof2 / (mask * 2) : mask;
-            int lo = 0;
-            if (butterfly) {
-                for (int mm = 1, nb = pof2; mm < mask; mm <<= 1) {
-                    nb /= 2;
-                    if (v & mm)
-                        lo += nb;
-                }
-            } else {
-                lo = v & ~(2 * mask - 1);
-            }
-            const int sendlo = (v & mask) ? lo : lo + n, recvlo = (v & mask) ? lo + n : lo;
-            double s = rs_vbytes(m, P, pof2, sendlo, sendlo + n), r = rs_vbytes(m, P, pof2, recvlo, recvlo + n);
-            double cost = fmax(s, r) + r;
-            if (cost > best)
-                best = cost, bs = fmax(s, r), br = r;
-        }
+        /* Every v exchanges n virtual blocks with its partner inside an aligned window of 2n: halving's
+         * window is v's bits above `mask`, butterfly's is set by its bits below.  Bytes per virtual block never
+         * grow with v (two real blocks below r, blocks below `extra` one element larger), so the largest
+         * exchange, alpha + beta max(sent, received) + gamma received, is v = 0's: it receives [0, n) and
+         * sends [n, 2n). */
+        const int n = butterfly ? pof2 / (mask * 2) : mask;
+        const double s = rs_vbytes(m, P, pof2, n, 2 * n), r = rs_vbytes(m, P, pof2, 0, n);
+        const double bs = fmax(s, r), br = r;
         a += 1;
         b += bs;
         c += br;
