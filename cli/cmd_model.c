@@ -237,6 +237,10 @@ static int predict(predict_opts *o)
         fprintf(stderr, "pact model predict: --ppn %d does not divide -P %d\n", o->ppn, o->P);
         goto out;
     }
+    if (o->seed < 0) { /* as pact sim's seed: an unsigned number */
+        fprintf(stderr, "pact model predict: --seed %" G_GINT64_FORMAT ": expected a number >= 0\n", o->seed);
+        goto out;
+    }
     if (!strcmp(o->alg, "all")) {
         for (size_t i = 0; i < pact_alg_count(); i++)
             if (pact_alg_at(i)->coll == (pact_coll)c)

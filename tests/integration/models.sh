@@ -189,6 +189,8 @@ predict_timing() {
 check "model predict --timing: a line with prepare_s and maxrss_kib" predict_timing
 check "bad model input: unknown --shape" bad_model "--shape nosuch: unknown pattern" predict --coll allreduce \
     --alg ring -P 4 -m 8 --alpha 1e-6 --beta 1e-9 --shape nosuch --skew 1e-5
+check "bad model input: a negative --seed" bad_model "seed -5: expected a number >= 0" predict --coll allreduce \
+    --alg ring -P 4 -m 8 --alpha 1e-6 --beta 1e-9 --shape random --skew 1e-5 --seed -5
 check "bad model input: --shape with --pattern" bad_model "exclude each other" predict --coll allreduce \
     --alg ring -P 4 -m 8 --alpha 1e-6 --beta 1e-9 --shape random --skew 1e-5 --pattern "$TMP/last16.txt"
 
