@@ -1,7 +1,7 @@
 /*
  * eval_int.h - what the parts of the schedule evaluator share: the flattened schedules (prepare.c), the
- * workspace, the event queue and a running evaluation (eval.c), and the shared links along which messages
- * flow (links.c).
+ * workspace and a running evaluation (eval.c), the event queue (queue.c), and the shared links along which
+ * messages flow (links.c).
  *
  * Memory per operation is what bounds the evaluator at scale: about 26 bytes of schedule (kind, owner,
  * channel, an index into the distinct message sizes, dependencies, successors) and 16 of workspace (pending
