@@ -115,7 +115,7 @@ cell() {
     read -r b ps es ts mib msgs evs verdict <<<"$r"
     printf '%-14s %-24s %8s %9s %-14s %10s %10s %10s %10s  %s\n' "$coll" "$alg" "$P" "$b" "$shape" "$ps" "$es" \
         "$ts" "$mib" "$verdict"
-    [ "$line" != "" ] || [ "$rc" = 124 ] || sed 's/^/    | /' "$tmp/err" | tail -3
+    [ "$ps" != failed ] || sed 's/^/    | /' "$tmp/err" | tail -3 # why: out of memory, a refusal
     csv_row "$set" "$coll" "$alg" "$P" "$b" "$shape" "$ps" "$es" "$ts" "$mib" "$msgs" "$evs" \
         "$(awk -v s="$ps" 'BEGIN { print (s ~ /^[0-9]/) ? "ok" : s }')" "$verdict"
     [ "$verdict" = MISSED ] && missed=$((missed + 1))
