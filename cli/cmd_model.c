@@ -320,8 +320,7 @@ static int predict(predict_opts *o)
         if (!timed_cell(a, o->P, bytes, a0, &m, w, &ds, &dh, &tm, &e)) {
             status = e->domain == PACT_ERROR && e->code == PACT_ERROR_INPUT ? "skipped" : "failed";
             failed += status[0] == 'f';
-            if (!csv)
-                fprintf(stderr, "pact: %s\n", e->message);
+            fprintf(stderr, "pact: %s\n", e->message); /* with csv too: stdout stays one CSV */
             g_error_free(e);
         }
         if (csv)
