@@ -90,10 +90,13 @@ typedef struct {
 
 typedef struct {
     qnode *nd; /* events waiting in buckets, in lists; a free list through next */
-    uint32_t nnd, cap_nd, nfree;
+    uint32_t nnd, nfree;
+    size_t cap_nd;
     qbucket *bk; /* buckets; a free list through head */
-    uint32_t nbk, cap_bk, bfree;
-    uint32_t *bh, nbh, cap_bh; /* heap of buckets by time */
+    uint32_t nbk, bfree;
+    size_t cap_bk;
+    uint32_t *bh, nbh; /* heap of buckets by time */
+    size_t cap_bh;
     uint64_t *hk;              /* time (bits) -> bucket */
     uint32_t *hv, hmask, hcount;
     int active; /* the instant cur_t runs: its events sorted in cur[icur ..], and late ones in late */
@@ -183,6 +186,18 @@ static inline gboolean grow(void **p, size_t n, size_t elem)
     if (!q)
         return FALSE;
     *p = q;
+    return TRUE;
+}
+
+/* Room for `need` elements of `elem` bytes in *p, whose capacity *cap grows by half again (and 16). */
+static inline gboolean reserve_n(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return TRUE;
+    size_t c = need + need / 2 + 16;
+    if (!grow(p, c, elem))
+        return FALSE;
+    *cap = c;
     return TRUE;
 }
 

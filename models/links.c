@@ -12,7 +12,8 @@
 
 /* ---- one switch: classes of flows ---- */
 
-/* Leftist heap of a class's flows by target: merge in O(log n), no allocation (the links live in the flows). */
+/* Leftist heap of a class's flows by target: merge in O(log n), no allocation (the links live in the flows).
+ */
 static uint32_t lh_merge(flow *fl, uint32_t a, uint32_t b)
 {
     if (a == NONE)
@@ -117,7 +118,8 @@ static void switch_start(sim_t *x, uint32_t f, double now)
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
     flow *fl = &w->fl[f];
-    uint32_t u = 2u * (uint32_t)node_of(x, s->op[fl->snd].owner), d = 2u * (uint32_t)node_of(x, s->op[fl->rcv].owner) + 1;
+    uint32_t u = 2u * (uint32_t)node_of(x, s->op[fl->snd].owner),
+             d = 2u * (uint32_t)node_of(x, s->op[fl->rcv].owner) + 1;
     uint32_t c = class_get(x, u, d, now);
     if (c == NONE)
         return;
@@ -139,7 +141,8 @@ static void switch_start(sim_t *x, uint32_t f, double now)
     mark_dirty(x, d, now);
 }
 
-/* Class c has served its first flow's bytes: that flow, and any that needed exactly as much, are delivered. */
+/* Class c has served its first flow's bytes: that flow, and any that needed exactly as much, are delivered.
+ */
 void pact_ev_class_end(sim_t *x, uint32_t c, double now)
 {
     pact_model_eval *w = x->w;

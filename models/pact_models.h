@@ -124,7 +124,6 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
 void pact_model_sched_free(pact_model_sched *s);
 int pact_model_sched_ranks(const pact_model_sched *s);
 size_t pact_model_sched_messages(const pact_model_sched *s);
-size_t pact_model_sched_ops(const pact_model_sched *s); /* operations, all ranks */
 
 /* A reusable workspace: evaluations through one workspace reuse its memory.  Not shared between threads. */
 typedef struct pact_model_eval pact_model_eval;

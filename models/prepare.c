@@ -29,11 +29,6 @@ size_t pact_model_sched_messages(const pact_model_sched *s)
     return s->nmsg;
 }
 
-size_t pact_model_sched_ops(const pact_model_sched *s)
-{
-    return s->n;
-}
-
 /* A receive of the rank being flattened, or a send waiting for its destination's channels. */
 typedef struct {
     int32_t peer, tag;
@@ -53,12 +48,8 @@ static int key_cmp(const void *a, const void *b)
 /* Growable arrays: each grows to at least `need` elements, by half again. */
 #define ENSURE(p, cap, need)                                                                                 \
     do {                                                                                                     \
-        if ((need) > (cap)) {                                                                                \
-            size_t c_ = (need) + (need) / 2 + 16;                                                            \
-            if (!grow((void **)&(p), c_, sizeof(*(p))))                                                      \
-                goto oom;                                                                                    \
-            (cap) = c_;                                                                                      \
-        }                                                                                                    \
+        if (!reserve_n((void **)&(p), &(cap), (need), sizeof(*(p))))                                         \
+            goto oom;                                                                                        \
     } while (0)
 
 typedef struct {
@@ -191,7 +182,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             if (k == 0 || p.keys[k].peer != p.keys[k - 1].peer || p.keys[k].tag != p.keys[k - 1].tag) {
                 if (s->nchan + 1 > p.cap_chan) {
                     size_t c = s->nchan + 1 + (s->nchan + 1) / 2 + 16;
-                    if (!grow((void **)&p.csrc, c, sizeof(*p.csrc)) || !grow((void **)&p.ctag, c, sizeof(*p.ctag)) ||
+                    if (!grow((void **)&p.csrc, c, sizeof(*p.csrc)) ||
+                        !grow((void **)&p.ctag, c, sizeof(*p.ctag)) ||
                         !grow((void **)&p.crecv, c, sizeof(*p.crecv)))
                         goto oom;
                     p.cap_chan = c;
@@ -229,7 +221,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         if (lo == p.cfirst[q->peer + 1] || p.csrc[lo] != src || p.ctag[lo] != q->tag) {
             int nsends = 0;
             for (size_t j = 0; j < p.nsend; j++)
-                nsends += s->op[p.sends[j].op].owner == src && p.sends[j].peer == q->peer && p.sends[j].tag == q->tag;
+                nsends += s->op[p.sends[j].op].owner == src && p.sends[j].peer == q->peer &&
+                          p.sends[j].tag == q->tag;
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                         "model: %s %s on %d ranks: %d sends from rank %d to rank %d (tag %d) but 0 receives",
                         pact_coll_name(alg->coll), alg->name, P, nsends, src, q->peer, q->tag);
@@ -241,10 +234,11 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     for (int r = 0; r < P; r++)
         for (size_t c = p.cfirst[r]; c < p.cfirst[r + 1]; c++)
             if (s->chan_base[c + 1] != p.crecv[c]) {
-                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "model: %s %s on %d ranks: %u sends from rank %d to rank %d (tag %d) but %u receives",
-                            pact_coll_name(alg->coll), alg->name, P, s->chan_base[c + 1], p.csrc[c], r,
-                            p.ctag[c], p.crecv[c]);
+                g_set_error(
+                    err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "model: %s %s on %d ranks: %u sends from rank %d to rank %d (tag %d) but %u receives",
+                    pact_coll_name(alg->coll), alg->name, P, s->chan_base[c + 1], p.csrc[c], r, p.ctag[c],
+                    p.crecv[c]);
                 goto out;
             }
     for (size_t c = 0; c < s->nchan; c++)

@@ -173,28 +173,19 @@ void evq_reset(evq *q)
     q->n = 0;
 }
 
-#define QGROW(field, cap, need, init)                                                                        \
+/* Pools indexed by 32 bits, NONE excluded. */
+#define QGROW(field, cap, need)                                                                              \
     do {                                                                                                     \
-        if ((need) > (cap)) {                                                                                \
-            size_t c_ = (cap) ? 2 * (size_t)(cap) : (init);                                                  \
-            while (c_ < (need))                                                                              \
-                c_ *= 2;                                                                                     \
-            if (c_ >= NONE || !grow((void **)&q->field, c_, sizeof(*q->field)))                              \
-                return FALSE;                                                                                \
-            (cap) = (uint32_t)c_;                                                                            \
-        }                                                                                                    \
+        if ((need) >= NONE || !reserve_n((void **)&q->field, &(cap), (need), sizeof(*q->field)))             \
+            return FALSE;                                                                                    \
     } while (0)
 
 gboolean evq_push(evq *q, double t, uint8_t type, uint32_t id, uint32_t ver, uint64_t key)
 {
     event e = {t, ((uint64_t)ev_class[type] << 56) | key, id, ver, type};
     if (q->active && t <= q->cur_t) { /* the instant that runs (no event is ever scheduled before it) */
-        if (q->nlate == q->cap_late) {
-            size_t c = q->cap_late ? 2 * q->cap_late : 256;
-            if (!grow((void **)&q->late, c, sizeof(event)))
-                return FALSE;
-            q->cap_late = c;
-        }
+        if (!reserve_n((void **)&q->late, &q->cap_late, q->nlate + 1, sizeof(event)))
+            return FALSE;
         late_push(q, &e);
         q->n++;
         return TRUE;
@@ -210,10 +201,10 @@ gboolean evq_push(evq *q, double t, uint8_t type, uint32_t id, uint32_t ver, uin
             b = q->bfree;
             q->bfree = q->bk[b].head;
         } else {
-            QGROW(bk, q->cap_bk, (size_t)q->nbk + 1, 256);
+            QGROW(bk, q->cap_bk, (size_t)q->nbk + 1);
             b = q->nbk++;
         }
-        QGROW(bh, q->cap_bh, (size_t)q->nbh + 1, 256);
+        QGROW(bh, q->cap_bh, (size_t)q->nbh + 1);
         q->bk[b] = (qbucket){t, NONE, NONE, 0};
         q->hk[i] = tb;
         q->hv[i] = b;
@@ -228,7 +219,7 @@ gboolean evq_push(evq *q, double t, uint8_t type, uint32_t id, uint32_t ver, uin
         nd = q->nfree;
         q->nfree = q->nd[nd].next;
     } else {
-        QGROW(nd, q->cap_nd, (size_t)q->nnd + 1, 1024);
+        QGROW(nd, q->cap_nd, (size_t)q->nnd + 1);
         nd = q->nnd++;
     }
     q->nd[nd] = (qnode){e.key, id, ver, NONE, type};
@@ -260,11 +251,8 @@ static gboolean sort_cur(evq *q)
         }
         return TRUE;
     }
-    if (n > q->cap_tmp) {
-        if (!grow((void **)&q->tmp, n, sizeof(event)))
-            return FALSE;
-        q->cap_tmp = n;
-    }
+    if (!reserve_n((void **)&q->tmp, &q->cap_tmp, n, sizeof(event)))
+        return FALSE;
     uint64_t all = q->cur[0].key, any = 0;
     for (size_t i = 0; i < n; i++) {
         all &= q->cur[i].key;
@@ -319,13 +307,9 @@ gboolean evq_pop(evq *q, event *out)
         hash_del(q, tbits(k.t));
         q->bk[b].head = q->bfree;
         q->bfree = b;
-        if (k.n > q->cap_cur) {
-            size_t c = k.n + k.n / 2;
-            if (!grow((void **)&q->cur, c, sizeof(event))) {
-                q->oom = TRUE;
-                return FALSE;
-            }
-            q->cap_cur = c;
+        if (!reserve_n((void **)&q->cur, &q->cap_cur, k.n, sizeof(event))) {
+            q->oom = TRUE;
+            return FALSE;
         }
         size_t m = 0;
         for (uint32_t nd = k.head; nd != NONE;) {
