@@ -20,7 +20,7 @@ BASE_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) $(SAN) -MMD -MP
 # Folders by where code runs and by layer (DESIGN.md "Layout"; scripts/layering.sh checks the includes).
 RANK_INC := -Isim/ir -Isim/coll -Isim/coll/common -Isim/rank -I$(BUILD)/gen
 INC := $(RANK_INC) -Isim/host -Isim/engines -Isim/study -Isim/report -Ipatterns -Iplatforms -Imodels -Ituner \
-       -Ituner/objectives -Icli
+       -Ituner/objectives -Ituner/table -Ituner/emit -Ituner/tune -Icli
 # Recursive (=): expanded when a recipe runs, after `deps` has installed the packages.
 HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.1)
 HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1) -lm

@@ -30,7 +30,7 @@ my %layer = ("sim/ir" => 1, "sim/coll" => 2, "sim/rank" => 3, "sim/host" => 3, "
              "models" => 5, "tuner/objectives" => 5, "sim/engines" => 6, "sim/report" => 6, "sim/study" => 7, "tuner" => 8, "cli" => 9);
 my %side = ("sim/ir" => "both", "sim/coll" => "both", "sim/rank" => "rank");
 my @path = qw(sim/ir sim/coll sim/coll/common sim/rank sim/host sim/engines sim/study sim/report patterns
-              platforms models tuner tuner/objectives cli);
+              platforms models tuner tuner/objectives tuner/table tuner/emit tuner/tune cli);
 my (@files, %is_file, %edges, @bad);
 while (my $f = <STDIN>) { chomp $f; push @files, $f; $is_file{$f} = 1; }
 sub unit_of {
