@@ -18,6 +18,7 @@ static const struct {
     {"sim", pact_cmd_sim, "simulate collective algorithms under arrival patterns (SimGrid/SMPI)"},
     {"replay", pact_cmd_replay, "one collective call as SMPI time-independent traces, replayed"},
     {"report", pact_cmd_report, "summary and figures from a results.csv (best algorithm, robustness)"},
+    {"tune", pact_cmd_tune, "selection tables for Open MPI, MPICH or libpact, robust to arrival patterns"},
     {"merge", pact_cmd_merge, "join the output folders of a sharded pact sim experiment"},
 };
 

@@ -224,6 +224,15 @@ gboolean pact_experiment_build(GHashTable *f, pact_experiment *e, GError **err)
 {
     GError *e2 = NULL;
     const char *v;
+    GHashTableIter it;
+    gpointer key;
+    g_hash_table_iter_init(&it, f);
+    while (g_hash_table_iter_next(&it, &key, NULL))
+        if (pact_exp_tune_field(key)) {
+            g_autofree char *tw = pact_exp_what(f, key);
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: a pact tune field, not one of pact sim's", tw);
+            return FALSE;
+        }
     g_autofree char *w = NULL;
     g_autoptr(GPtrArray) platforms = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) colls = g_ptr_array_new_with_free_func(g_free);

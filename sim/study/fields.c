@@ -21,21 +21,24 @@ static const struct {
     const char *name;
     kind_t kind;
     gboolean study;
-    gboolean run; /* how to run, not what: left out of experiment.yaml */
+    gboolean run;  /* how to run, not what: left out of experiment.yaml */
+    gboolean tune; /* pact tune's own (objective, source, target, segsizes): left out too; pact sim refuses them */
 } schema[] = {
-    {"platform", K_LIST, TRUE, FALSE},     {"hostfile", K_TEXT, FALSE, FALSE},
-    {"ranks-on", K_TEXT, FALSE, FALSE},    {"rails", K_TEXT, FALSE, FALSE},
-    {"nodes", K_LIST, TRUE, FALSE},        {"ppn", K_LIST, TRUE, FALSE},
-    {"mapping", K_TEXT, FALSE, FALSE},     {"coll", K_LIST, TRUE, FALSE},
-    {"algs", K_LIST, FALSE, FALSE},        {"sizes", K_LIST, FALSE, FALSE},
-    {"patterns", K_LIST, FALSE, FALSE},    {"skew", K_TEXT, FALSE, FALSE},
-    {"skew-factor", K_TEXT, FALSE, FALSE}, {"skew-mode", K_TEXT, FALSE, FALSE},
-    {"reps", K_TEXT, FALSE, FALSE},        {"engine", K_TEXT, FALSE, FALSE},
-    {"seed", K_TEXT, FALSE, FALSE},        {"gamma", K_TEXT, FALSE, FALSE},
-    {"dtype", K_TEXT, FALSE, FALSE},       {"op", K_TEXT, FALSE, FALSE},
-    {"root", K_TEXT, FALSE, FALSE},        {"check", K_BOOL, FALSE, FALSE},
-    {"batch", K_TEXT, FALSE, FALSE},       {"shard", K_TEXT, FALSE, FALSE},
-    {"jobs", K_TEXT, FALSE, TRUE},         {"output", K_TEXT, FALSE, TRUE},
+    {"platform", K_LIST, TRUE, FALSE, FALSE},     {"hostfile", K_TEXT, FALSE, FALSE, FALSE},
+    {"ranks-on", K_TEXT, FALSE, FALSE, FALSE},    {"rails", K_TEXT, FALSE, FALSE, FALSE},
+    {"nodes", K_LIST, TRUE, FALSE, FALSE},        {"ppn", K_LIST, TRUE, FALSE, FALSE},
+    {"mapping", K_TEXT, FALSE, FALSE, FALSE},     {"coll", K_LIST, TRUE, FALSE, FALSE},
+    {"algs", K_LIST, FALSE, FALSE, FALSE},        {"sizes", K_LIST, FALSE, FALSE, FALSE},
+    {"patterns", K_LIST, FALSE, FALSE, FALSE},    {"skew", K_TEXT, FALSE, FALSE, FALSE},
+    {"skew-factor", K_TEXT, FALSE, FALSE, FALSE}, {"skew-mode", K_TEXT, FALSE, FALSE, FALSE},
+    {"reps", K_TEXT, FALSE, FALSE, FALSE},        {"engine", K_TEXT, FALSE, FALSE, FALSE},
+    {"seed", K_TEXT, FALSE, FALSE, FALSE},        {"gamma", K_TEXT, FALSE, FALSE, FALSE},
+    {"dtype", K_TEXT, FALSE, FALSE, FALSE},       {"op", K_TEXT, FALSE, FALSE, FALSE},
+    {"root", K_TEXT, FALSE, FALSE, FALSE},        {"check", K_BOOL, FALSE, FALSE, FALSE},
+    {"batch", K_TEXT, FALSE, FALSE, FALSE},       {"shard", K_TEXT, FALSE, FALSE, FALSE},
+    {"jobs", K_TEXT, FALSE, TRUE, FALSE},         {"output", K_TEXT, FALSE, TRUE, FALSE},
+    {"objective", K_TEXT, FALSE, FALSE, TRUE}, {"source", K_TEXT, FALSE, FALSE, TRUE},
+    {"target", K_TEXT, FALSE, FALSE, TRUE},    {"segsizes", K_LIST, FALSE, FALSE, TRUE},
 };
 
 typedef struct {
@@ -67,6 +70,24 @@ GHashTable *pact_exp_new(void)
 gboolean pact_exp_known(const char *name)
 {
     return field_index(name) >= 0;
+}
+
+GHashTable *pact_exp_copy(GHashTable *f, gboolean tune_fields)
+{
+    GHashTable *c = pact_exp_new();
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, f);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        if (tune_fields || !pact_exp_tune_field(k))
+            pact_exp_set(c, k, ((fval *)v)->value, ((fval *)v)->origin);
+    return c;
+}
+
+gboolean pact_exp_tune_field(const char *name)
+{
+    int i = field_index(name);
+    return i >= 0 && schema[i].tune;
 }
 
 void pact_exp_set(GHashTable *f, const char *name, const char *value, const char *origin)
@@ -270,7 +291,7 @@ char *pact_exp_dump(GHashTable *f, gboolean with_shard)
     GString *o = g_string_new("# pact sim experiment (canonical form: resume and pact merge compare it)\n");
     for (guint i = 0; i < G_N_ELEMENTS(schema); i++) {
         const char *v = pact_exp_get(f, schema[i].name);
-        if (!v || schema[i].run || (!with_shard && !strcmp(schema[i].name, "shard")))
+        if (!v || schema[i].run || schema[i].tune || (!with_shard && !strcmp(schema[i].name, "shard")))
             continue;
         if (schema[i].kind == K_LIST) {
             g_auto(GStrv) items = g_strsplit(v, ",", -1);

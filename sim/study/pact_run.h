@@ -85,6 +85,16 @@ typedef struct {
  * comma-separated.  `origin` is "FILE:LINE" for a file's field, NULL for a flag. */
 GHashTable *pact_exp_new(void);
 gboolean pact_exp_known(const char *name);
+/* TRUE for pact tune's own fields (objective, source, target, segsizes): pact sim refuses them. */
+gboolean pact_exp_tune_field(const char *name);
+/* A copy of the fields (with pact tune's own only if `tune_fields`). */
+GHashTable *pact_exp_copy(GHashTable *f, gboolean tune_fields);
+/* A field's value, or NULL when neither file nor flag set it. */
+const char *pact_exp_get(GHashTable *f, const char *name);
+/* How messages name a field: "--sizes" for a flag, "exp.yaml:7: sizes" for a file's field. */
+char *pact_exp_what(GHashTable *f, const char *name);
+/* "FILE:LINE" of a field read from a file, NULL for a flag or an unset field. */
+const char *pact_exp_origin(GHashTable *f, const char *name);
 void pact_exp_set(GHashTable *fields, const char *name, const char *value, const char *origin);
 /* A flag's value: relative paths (platform files, hostfile, file:PATH patterns) made absolute. */
 void pact_exp_set_flag(GHashTable *fields, const char *name, const char *value);

@@ -1,0 +1,438 @@
+/*
+ * run.c - pact_tune_run: the grid's fields checked, the folder claimed (or resumed), each collective's
+ * candidates simulated (model, SimGrid, or the model then SimGrid on its K best per cell), the choices made
+ * and merged into ranges, and every output written.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "pact_emit.h"
+#include "pact_host.h"
+#include "pact_objectives.h"
+#include "pact_run.h"
+#include "tune_int.h"
+
+static const char *const all_colls = "allreduce,reduce,bcast,alltoall,allgather,barrier,reduce_scatter";
+
+/* Writes PATH.tmp then renames it. */
+static gboolean write_atomic(const char *path, const char *text, GError **err)
+{
+    g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
+    GError *e = NULL;
+    if (!g_file_set_contents(tmp, text, -1, &e) || rename(tmp, path) != 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s: %s", path, e ? e->message : g_strerror(errno));
+        g_clear_error(&e);
+        remove(tmp);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The patterns: the fields' (default and "all": the 11 shapes), no_delay first if missing (the no-delay
+ * choice and the gains are measured against it), the expected objective's recorded pattern last. */
+static gboolean patterns_of(pact_tune *t, GPtrArray *out, GError **err)
+{
+    const char *v = pact_exp_get(t->fields, "patterns");
+    g_autofree char *what = pact_exp_what(t->fields, "patterns");
+    g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_free);
+    if (v && !pact_split_list(v, what, items, err))
+        return FALSE;
+    if (!v || (items->len == 1 && !strcmp(items->pdata[0], "all"))) {
+        g_ptr_array_set_size(items, 0);
+        for (int i = 0; i < PACT_TUNE_NSHAPES; i++)
+            g_ptr_array_add(items, g_strdup(pact_tune_shapes[i]));
+    }
+    gboolean nd = FALSE;
+    for (guint i = 0; i < items->len; i++)
+        nd |= !strcmp(items->pdata[i], "no_delay");
+    if (!nd)
+        g_ptr_array_add(out, g_strdup("no_delay"));
+    for (guint i = 0; i < items->len; i++) {
+        if (!strcmp(items->pdata[i], "all")) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: 'all' stands alone (the 11 shapes)", what);
+            return FALSE;
+        }
+        g_ptr_array_add(out, g_strdup(items->pdata[i]));
+    }
+    if (t->expected_file) {
+        g_autofree char *f = g_strconcat("file:", t->expected_file, NULL);
+        gboolean have = FALSE;
+        for (guint i = 0; i < out->len; i++)
+            have |= !strcmp(out->pdata[i], f);
+        if (!have)
+            g_ptr_array_add(out, g_strdup(f));
+    }
+    return TRUE;
+}
+
+/* The expected objective's weight per pattern (NULL: uniform); a weighted pattern must be in the set. */
+static double *weights_of(pact_tune *t, GPtrArray *patterns, GError **err)
+{
+    if (t->objective != PACT_TUNE_EXPECTED || (!t->weights && !t->expected_file))
+        return NULL;
+    double *w = g_new0(double, patterns->len);
+    for (guint p = 0; p < patterns->len; p++) {
+        const char *name = patterns->pdata[p];
+        if (t->expected_file)
+            w[p] = g_str_has_prefix(name, "file:") && !strcmp(name + 5, t->expected_file);
+        else if (g_hash_table_contains(t->weights, name))
+            w[p] = *(double *)g_hash_table_lookup(t->weights, name);
+    }
+    if (t->weights) {
+        GHashTableIter it;
+        gpointer k;
+        g_hash_table_iter_init(&it, t->weights);
+        while (g_hash_table_iter_next(&it, &k, NULL)) {
+            gboolean found = FALSE;
+            for (guint p = 0; p < patterns->len; p++)
+                found |= !strcmp(patterns->pdata[p], k);
+            if (!found) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "--objective %s: pattern '%s' is not among the patterns tuned for", t->objective_text,
+                            (char *)k);
+                g_free(w);
+                return NULL;
+            }
+        }
+    }
+    return w;
+}
+
+/* tune.yaml: the canonical experiment and the tuner's own settings; a folder holding another is refused. */
+static gboolean claim_folder(pact_tune *t, GError **err)
+{
+    GHashTable *f = pact_exp_copy(t->fields, FALSE);
+    g_hash_table_remove(f, "shard");
+    g_autofree char *exp = pact_exp_dump(f, FALSE);
+    g_hash_table_destroy(f);
+    GString *s = g_string_new("# pact tune (canonical form: a resumed run compares it)\n");
+    g_string_append(s, strchr(exp, '\n') ? strchr(exp, '\n') + 1 : exp);
+    g_string_append_printf(s, "objective: \"%s\"\nsource: \"%s", t->objective_text, pact_tune_source_name(t->source));
+    if (t->source == PACT_TUNE_HYBRID)
+        g_string_append_printf(s, ":%d", t->hybrid_k);
+    g_string_append_printf(s, "\"\ntarget: \"%s\"\nsegsizes: [", pact_tune_target_name(t->target));
+    for (guint i = 0; i < t->segsizes->len; i++)
+        g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", g_array_index(t->segsizes, guint64, i));
+    g_string_append(s, "]\n");
+    g_autofree char *text = g_string_free(s, FALSE);
+    g_autofree char *path = g_build_filename(t->outdir, "tune.yaml", NULL);
+    if (g_file_test(t->outdir, G_FILE_TEST_IS_DIR)) {
+        g_autofree char *old = NULL;
+        if (g_file_get_contents(path, &old, NULL, NULL)) {
+            if (strcmp(old, text)) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "%s holds another tuning (its tune.yaml differs from this one): choose another -o, or "
+                            "remove it",
+                            t->outdir);
+                return FALSE;
+            }
+            return TRUE; /* resume */
+        }
+        GDir *d = g_dir_open(t->outdir, 0, NULL);
+        gboolean empty = !d || !g_dir_read_name(d);
+        if (d)
+            g_dir_close(d);
+        if (!empty) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: not empty and not a pact tune folder (no tune.yaml)",
+                        t->outdir);
+            return FALSE;
+        }
+    } else if (g_mkdir_with_parents(t->outdir, 0755) != 0) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s: %s", t->outdir, g_strerror(errno));
+        return FALSE;
+    }
+    return write_atomic(path, text, err);
+}
+
+/* The objective's choice, runner-up and the no-delay choice of every cell. */
+static gboolean decide(pact_tune *t, pact_tune_grid *g, GError **err)
+{
+    guint n = g->cells->len;
+    g->choice = g_new(unsigned, n);
+    g->runner = g_new(unsigned, n);
+    g->nodelay = g_new(unsigned, n);
+    g->value = g_new(double, n);
+    g->runner_value = g_new(double, n);
+    for (guint i = 0; i < n; i++) {
+        const pact_tune_cell *c = &g_array_index(g->cells, pact_tune_cell, i);
+        g->choice[i] = pact_tune_pick(t->objective, c->d, g->na, g->np, g->nd, g->w, NULL, PACT_OBJ_NONE, &g->value[i]);
+        if (g->choice[i] == PACT_OBJ_NONE) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
+                        "%s, %d processes (%d per node), %" G_GUINT64_FORMAT
+                        " bytes: no candidate has a d^ under every pattern the objective needs (restricted or "
+                        "failed runs: see the results.csv under %s/runs)",
+                        pact_coll_name(g->coll), c->procs, c->ppn, c->bytes, t->outdir);
+            return FALSE;
+        }
+        g->runner[i] = pact_tune_pick(t->objective, c->d, g->na, g->np, g->nd, g->w, NULL, g->choice[i],
+                                      &g->runner_value[i]);
+        g->nodelay[i] = pact_tune_pick(PACT_TUNE_NO_DELAY, c->d, g->na, g->np, g->nd, NULL, NULL, PACT_OBJ_NONE, NULL);
+    }
+    return TRUE;
+}
+
+/* 0 when two cells are the same (procs, ppn, bytes). */
+static int cell_key_cmp(const pact_tune_cell *a, const pact_tune_cell *b)
+{
+    return a->procs != b->procs || a->ppn != b->ppn || a->bytes != b->bytes;
+}
+
+/* Hybrid: SimGrid re-runs, per (procs, ppn), the union over sizes of the model's K best per cell; each cell
+ * then decides among its own K best on SimGrid's d^ (the others masked). */
+static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, GError **err)
+{
+    pact_tune_grid *gs = g_new0(pact_tune_grid, 1);
+    *gs = (pact_tune_grid){.coll = gm->coll, .algs = g_ptr_array_ref(gm->algs), .patterns = gm->patterns,
+                           .na = gm->na, .np = gm->np, .nd = gm->nd, .w = gm->w};
+    gs->cells = g_array_new(FALSE, TRUE, sizeof(pact_tune_cell));
+    *out = gs;
+    /* top[i * na + a]: a is among cell i's K best under the model */
+    gboolean *top = g_new0(gboolean, (size_t)gm->cells->len * gm->na);
+    double *v = g_new(double, gm->na);
+    for (guint i = 0; i < gm->cells->len; i++) {
+        const pact_tune_cell *c = &g_array_index(gm->cells, pact_tune_cell, i);
+        for (unsigned a = 0; a < gm->na; a++)
+            v[a] = pact_tune_value(t->objective, c->d, gm->na, gm->np, gm->nd, gm->w, a);
+        for (int k = 0; k < t->hybrid_k; k++) {
+            unsigned best = PACT_OBJ_NONE;
+            for (unsigned a = 0; a < gm->na; a++)
+                if (!top[i * gm->na + a] && !isnan(v[a]) && (best == PACT_OBJ_NONE || pact_obj_better(v[a], v[best])))
+                    best = a;
+            if (best != PACT_OBJ_NONE)
+                top[i * gm->na + best] = TRUE;
+        }
+    }
+    gboolean ok = TRUE;
+    for (guint i = 0; ok && i < gm->cells->len;) {
+        const pact_tune_cell *c = &g_array_index(gm->cells, pact_tune_cell, i);
+        guint j = i;
+        g_autoptr(GPtrArray) algs = g_ptr_array_new();
+        while (j < gm->cells->len && g_array_index(gm->cells, pact_tune_cell, j).procs == c->procs &&
+               g_array_index(gm->cells, pact_tune_cell, j).ppn == c->ppn)
+            j++;
+        for (unsigned a = 0; a < gm->na; a++) {
+            gboolean any = FALSE;
+            for (guint k = i; k < j; k++)
+                any |= top[k * gm->na + a];
+            if (any)
+                g_ptr_array_add(algs, gm->algs->pdata[a]);
+        }
+        g_autofree char *nodes = g_strdup_printf("%d", c->procs / c->ppn);
+        g_autofree char *ppn = g_strdup_printf("%d", c->ppn);
+        g_autofree char *name = g_strdup_printf("smpi-%s-%sx%s", pact_coll_name(gm->coll), nodes, ppn);
+        g_autofree char *dir = g_build_filename(t->outdir, "runs", name, NULL);
+        g_autofree char *csv = g_build_filename(dir, "results.csv", NULL);
+        ok = pact_tune_simulate(t, gm->coll, algs, "smpi", nodes, ppn, dir, err) && pact_tune_load(gs, csv, err);
+        i = j;
+    }
+    /* mask each cell's candidates outside its K best */
+    for (guint i = 0; ok && i < gs->cells->len; i++) {
+        pact_tune_cell *c = &g_array_index(gs->cells, pact_tune_cell, i);
+        guint m = 0;
+        while (m < gm->cells->len && cell_key_cmp(&g_array_index(gm->cells, pact_tune_cell, m), c))
+            m++;
+        for (unsigned a = 0; a < gs->na; a++)
+            if (m == gm->cells->len || !top[m * gm->na + a])
+                for (unsigned p = 0; p < gs->np; p++)
+                    c->d[a * gs->np + p] = NAN;
+    }
+    g_free(v);
+    g_free(top);
+    return ok;
+}
+
+/* Merges each (procs, ppn)'s consecutive sizes with the same choice into rows of the table. */
+static void to_table(pact_tune *t, const pact_tune_grid *g, pact_table *table)
+{
+    for (guint i = 0; i < g->cells->len;) {
+        const pact_tune_cell *c = &g_array_index(g->cells, pact_tune_cell, i);
+        guint j = i + 1;
+        double worst = g->value[i];
+        while (j < g->cells->len && g_array_index(g->cells, pact_tune_cell, j).procs == c->procs &&
+               g_array_index(g->cells, pact_tune_cell, j).ppn == c->ppn && g->choice[j] == g->choice[i]) {
+            worst = fmax(worst, g->value[j]);
+            j++;
+        }
+        gboolean first = i == 0 || g_array_index(g->cells, pact_tune_cell, i - 1).procs != c->procs ||
+                         g_array_index(g->cells, pact_tune_cell, i - 1).ppn != c->ppn;
+        gboolean last = j == g->cells->len || g_array_index(g->cells, pact_tune_cell, j).procs != c->procs ||
+                        g_array_index(g->cells, pact_tune_cell, j).ppn != c->ppn;
+        const pact_alg *a;
+        long *v = NULL;
+        char why[256];
+        pact_spec_parse(g->coll, g->algs->pdata[g->choice[i]], &a, &v, why, sizeof why);
+        g_autofree char *runner =
+            g->runner[i] == PACT_OBJ_NONE ? NULL : pact_tune_canonical(g->coll, g->algs->pdata[g->runner[i]]);
+        pact_table_row r = {.coll = g->coll,
+                            .procs = c->procs,
+                            .ppn = c->ppn,
+                            .min_bytes = first ? 0 : c->bytes,
+                            .max_bytes = last ? PACT_TABLE_INF : g_array_index(g->cells, pact_tune_cell, j).bytes - 1,
+                            .alg = a,
+                            .params = v,
+                            .objective = t->objective_text,
+                            .value = worst,
+                            .runner_up = runner,
+                            .runner_up_value = g->runner_value[i]};
+        pact_table_add(table, &r);
+        free(v);
+        i = j;
+    }
+}
+
+/* The target's selection file(s): one per ppn value (the libraries do not know how ranks sit on nodes). */
+static gboolean emit(pact_tune *t, const pact_table *table, GPtrArray *written, GError **err)
+{
+    if (t->target == PACT_TUNE_PACT)
+        return TRUE;
+    g_autoptr(GArray) ppns = g_array_new(FALSE, FALSE, sizeof(int));
+    for (guint i = 0; i < table->rows->len; i++) {
+        int q = g_array_index(table->rows, pact_table_row, i).ppn;
+        gboolean seen = FALSE;
+        for (guint k = 0; k < ppns->len; k++)
+            seen |= g_array_index(ppns, int, k) == q;
+        if (!seen)
+            g_array_append_val(ppns, q);
+    }
+    for (guint k = 0; k < ppns->len; k++) {
+        int q = g_array_index(ppns, int, k);
+        GString *out = g_string_new(NULL);
+        gboolean ok = t->target == PACT_TUNE_OMPI ? pact_emit_ompi(table, q, out, err)
+                                                  : pact_emit_mpich(table, q, out, err);
+        const char *stem = t->target == PACT_TUNE_OMPI ? "ompi-rules" : "mpich-csel";
+        const char *ext = t->target == PACT_TUNE_OMPI ? "conf" : "json";
+        g_autofree char *name = ppns->len == 1 ? g_strdup_printf("%s.%s", stem, ext)
+                                               : g_strdup_printf("%s-ppn%d.%s", stem, q, ext);
+        g_autofree char *path = g_build_filename(t->outdir, name, NULL);
+        ok = ok && write_atomic(path, out->str, err);
+        g_string_free(out, TRUE);
+        if (!ok)
+            return FALSE;
+        g_ptr_array_add(written, g_steal_pointer(&path));
+    }
+    return TRUE;
+}
+
+/* Every --algs name is an algorithm of one of the collectives tuned. */
+static gboolean algs_known(pact_tune *t, GPtrArray *colls, GError **err)
+{
+    const char *user = pact_exp_get(t->fields, "algs");
+    if (!user || !strcmp(user, "all"))
+        return TRUE;
+    g_autofree char *what = pact_exp_what(t->fields, "algs");
+    g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_free);
+    if (!pact_split_list(user, what, items, err))
+        return FALSE;
+    for (guint i = 0; i < items->len; i++) {
+        g_auto(GStrv) base = g_strsplit(items->pdata[i], ":", 2);
+        gboolean any = FALSE;
+        for (guint c = 0; c < colls->len; c++)
+            any |= pact_alg_find((pact_coll)GPOINTER_TO_INT(colls->pdata[c]), base[0]) != NULL;
+        if (!any) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                        "%s: '%s' is an algorithm of none of the collectives tuned (pact list algorithms)", what,
+                        base[0]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
+{
+    gboolean ok = FALSE;
+    g_autoptr(GPtrArray) colls = g_ptr_array_new();
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) patterns = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) grids = g_ptr_array_new_with_free_func((GDestroyNotify)pact_tune_grid_free);
+    g_autoptr(GPtrArray) written = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) cands = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    g_autofree char *tpath = g_build_filename(t->outdir, "table.csv", NULL);
+    g_autofree char *spath = g_build_filename(t->outdir, "summary.txt", NULL);
+    double *w = NULL;
+    pact_table table;
+    pact_table_init(&table);
+    const char *cv = pact_exp_get(t->fields, "coll");
+    g_autofree char *cwhat = pact_exp_what(t->fields, "coll");
+    if (!pact_split_list(cv ? cv : all_colls, cwhat, names, err))
+        goto out;
+    for (guint i = 0; i < names->len; i++) {
+        int c = pact_coll_from_name(names->pdata[i]);
+        if (c < 0) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: unknown collective (%s)", cwhat,
+                        (char *)names->pdata[i], pact_coll_list());
+            goto out;
+        }
+        g_ptr_array_add(colls, GINT_TO_POINTER(c));
+    }
+    if (!algs_known(t, colls, err) || !patterns_of(t, patterns, err))
+        goto out;
+    if (!(w = weights_of(t, patterns, err)) && err && *err)
+        goto out;
+    GString *pj = g_string_new(NULL);
+    for (guint p = 0; p < patterns->len; p++)
+        g_string_append_printf(pj, "%s%s", p ? "," : "", (char *)patterns->pdata[p]);
+    pact_exp_set(t->fields, "patterns", pj->str, pact_exp_origin(t->fields, "patterns"));
+    g_string_free(pj, TRUE);
+    if (!pact_exp_get(t->fields, "sizes"))
+        pact_exp_set(t->fields, "sizes", "1..64M", NULL);
+    /* every candidate list is checked before anything runs */
+    for (guint i = 0; i < colls->len; i++) {
+        GPtrArray *a = pact_tune_candidates(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), err);
+        if (!a)
+            goto out;
+        g_ptr_array_add(cands, a);
+    }
+    if (!claim_folder(t, err))
+        goto out;
+    int nd = -1;
+    for (guint p = 0; p < patterns->len; p++)
+        if (!strcmp(patterns->pdata[p], "no_delay"))
+            nd = (int)p;
+    for (guint i = 0; i < colls->len; i++) {
+        pact_coll c = (pact_coll)GPOINTER_TO_INT(colls->pdata[i]);
+        pact_tune_grid *g = g_new0(pact_tune_grid, 1);
+        *g = (pact_tune_grid){.coll = c, .algs = g_ptr_array_ref(cands->pdata[i]), .patterns = patterns,
+                              .na = ((GPtrArray *)cands->pdata[i])->len, .np = patterns->len, .nd = nd, .w = w};
+        g->cells = g_array_new(FALSE, TRUE, sizeof(pact_tune_cell));
+        g_ptr_array_add(grids, g);
+        const char *engine = t->source == PACT_TUNE_SIM ? "smpi" : "model";
+        g_autofree char *name = g_strdup_printf("%s-%s", engine, pact_coll_name(c));
+        g_autofree char *dir = g_build_filename(t->outdir, "runs", name, NULL);
+        g_autofree char *csv = g_build_filename(dir, "results.csv", NULL);
+        if (!t->quiet)
+            g_printerr("pact tune: %s: %u candidates on the %s engine\n", pact_coll_name(c), g->na, engine);
+        if (!pact_tune_simulate(t, c, g->algs, engine, NULL, NULL, dir, err) || !pact_tune_load(g, csv, err))
+            goto out;
+        if (t->source == PACT_TUNE_HYBRID) {
+            pact_tune_grid *gs = NULL;
+            if (!t->quiet)
+                g_printerr("pact tune: %s: SimGrid re-runs the model's %d best per cell\n", pact_coll_name(c),
+                           t->hybrid_k);
+            gboolean hok = hybrid(t, g, &gs, err);
+            g_ptr_array_index(grids, grids->len - 1) = gs;
+            pact_tune_grid_free(g);
+            g = gs;
+            if (!hok)
+                goto out;
+        }
+        if (!decide(t, g, err))
+            goto out;
+        to_table(t, g, &table);
+    }
+    if (!pact_table_write(&table, tpath, err) || !emit(t, &table, written, err))
+        goto out;
+    *summary = pact_tune_summary(t, grids, &table);
+    if (!write_atomic(spath, *summary, err))
+        goto out;
+    if (t->figures && !pact_tune_figures(t, grids, t->outdir, err))
+        goto out;
+    ok = TRUE;
+out:
+    g_free(w);
+    pact_table_clear(&table);
+    return ok;
+}
