@@ -2,7 +2,7 @@
 # Installs the Debian packages pact needs, only those missing.  Idempotent; silent when all are present.
 set -euo pipefail
 
-PKGS=(build-essential pkg-config libglib2.0-dev libyaml-dev libsimgrid-dev gnuplot-nox
+PKGS=(build-essential pkg-config libglib2.0-dev libyaml-dev libjson-glib-dev libsimgrid-dev gnuplot-nox
       libopenmpi-dev openmpi-bin libmpich-dev mpich)
 
 missing=()

@@ -24,9 +24,11 @@ static const char *rule_text(pact_tune_target t)
                "decision runs there); within it, the last rule whose message size <= the call's (bytes x\n"
                "processes for alltoall and allgather).";
     case PACT_TUNE_MPICH:
-        return "MPICH (CSEL): a communicator uses the first comm_size<=N entry that holds its size, i.e. the\n"
-               "smallest tuned process count >= its size (the largest tuned count beyond it); within it, the\n"
-               "first avg_msg_size<=N (total_msg_size for allgather) that holds the call's size.";
+        return "MPICH (CSEL): a communicator uses the entry of the largest tuned process count <= its size\n"
+               "(comm_size<NEXT entries; the smallest tuned count's below it); within it, the first\n"
+               "avg_msg_size<=N (total_msg_size: allgather, bytes x processes; reduce_scatter) that holds the\n"
+               "call's size.  Each choice sits inside MPICH's own restrictions (count<pow2, built-in operation,\n"
+               "power-of-two size, in place), with MPICH's fallback where they fail.";
     case PACT_TUNE_PACT:
         return "libpact (table.csv): a communicator uses the largest tuned process count <= its size (the\n"
                "smallest below it), then the largest tuned ppn <= its own (the smallest below it), then the\n"
@@ -183,8 +185,10 @@ static gboolean draw(const char *gnuplot, const char *dir, const char *name, con
         if (!g_spawn_sync(plots, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &errs, &status, &e) ||
             !g_spawn_check_wait_status(status, NULL)) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "gnuplot %s/%s failed: %s", plots, sname,
-                        e ? e->message : errs ? errs : "");
+                        e ? e->message : errs ? g_strstrip(errs) : "");
             g_clear_error(&e);
+            g_autofree char *half = g_strdup_printf("%s/%s.%s.tmp", dir, name, term[k][1]);
+            remove(half);
             return FALSE;
         }
         g_autofree char *from = g_strdup_printf("%s/%s.%s.tmp", dir, name, term[k][1]);
@@ -265,9 +269,11 @@ gboolean pact_tune_figures(const pact_tune *t, GPtrArray *grids, const char *dir
                                "set termoption noenhanced\nset rmargin 22\nset title %s.' - choice per process count / ppn and size ("
                                "%s)' noenhanced\nset xlabel 'bytes'\nset ylabel 'processes / per node'\n%s"
                                "set cbrange [-0.5:%u.5]\nset palette maxcolors %u\nset palette defined (",
-                               coll, qt, t->objective_text, xt->str, g->na - 1, g->na);
+                               coll, qt, t->objective_text, xt->str, g->na - 1, g->na > 1 ? g->na : 2);
         for (unsigned a = 0; a < g->na; a++)
             g_string_append_printf(sc, "%s%u '%s'", a ? ", " : "", a, colours[a % G_N_ELEMENTS(colours)]);
+        if (g->na == 1) /* gnuplot wants two colours at least */
+            g_string_append_printf(sc, ", 1 '%s'", colours[0]);
         g_string_append(sc, ")\nset cbtics (");
         for (unsigned a = 0; a < g->na; a++) {
             g_autofree char *q = gp_quote(g->algs->pdata[a]);

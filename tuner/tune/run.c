@@ -341,6 +341,11 @@ static gboolean algs_known(pact_tune *t, GPtrArray *colls, GError **err)
     return TRUE;
 }
 
+static gint coll_order(gconstpointer a, gconstpointer b)
+{
+    return GPOINTER_TO_INT(*(void *const *)a) - GPOINTER_TO_INT(*(void *const *)b);
+}
+
 gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
 {
     gboolean ok = FALSE;
@@ -366,8 +371,14 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
                         (char *)names->pdata[i], pact_coll_list());
             goto out;
         }
+        for (guint k = 0; k < colls->len; k++)
+            if (GPOINTER_TO_INT(colls->pdata[k]) == c) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s %s: given twice", cwhat, (char *)names->pdata[i]);
+                goto out;
+            }
         g_ptr_array_add(colls, GINT_TO_POINTER(c));
     }
+    g_ptr_array_sort(colls, coll_order); /* the table's order: collectives.inc's */
     if (!algs_known(t, colls, err) || !patterns_of(t, patterns, err))
         goto out;
     if (!(w = weights_of(t, patterns, err)) && err && *err)
@@ -379,12 +390,26 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
     g_string_free(pj, TRUE);
     if (!pact_exp_get(t->fields, "sizes"))
         pact_exp_set(t->fields, "sizes", "1..64M", NULL);
+    if (!pact_exp_get(t->fields, "dtype")) {
+        /* sizes are bytes: whole doubles where they can be, else bytes (char) */
+        g_autoptr(GArray) sz = g_array_new(FALSE, FALSE, sizeof(guint64));
+        g_autofree char *sw = pact_exp_what(t->fields, "sizes");
+        if (!pact_parse_size_list(pact_exp_get(t->fields, "sizes"), sw, sz, err))
+            goto out;
+        gboolean whole = TRUE;
+        for (guint i = 0; i < sz->len; i++)
+            whole &= g_array_index(sz, guint64, i) % 8 == 0;
+        pact_exp_set(t->fields, "dtype", whole ? "double" : "char", NULL);
+    }
     /* every candidate list is checked before anything runs */
     for (guint i = 0; i < colls->len; i++) {
         GPtrArray *a = pact_tune_candidates(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), err);
         if (!a)
             goto out;
         g_ptr_array_add(cands, a);
+        if (!pact_tune_simulate(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), a,
+                                t->source == PACT_TUNE_SIM ? "smpi" : "model", NULL, NULL, NULL, err))
+            goto out;
     }
     if (!claim_folder(t, err))
         goto out;

@@ -4,6 +4,7 @@
  * and the ranges of the table.  Outputs (files, summary, figures) are in output.c.
  */
 #include "pact_tune.h"
+#include "pact_emit.h"
 
 #include <errno.h>
 #include <math.h>
@@ -167,8 +168,8 @@ gboolean pact_tune_target_runs(pact_tune_target t, const pact_alg *a)
     switch (t) {
     case PACT_TUNE_OMPI:
         return a->ompi_id != 0;
-    case PACT_TUNE_MPICH:
-        return a->mpich != NULL;
+    case PACT_TUNE_MPICH: /* a name the MPICH installed (whose names pact_emit knows) runs */
+        return a->mpich != NULL && pact_emit_mpich_knows(a->coll, a->mpich);
     case PACT_TUNE_PACT:
         return TRUE;
     }
@@ -280,6 +281,7 @@ fail:
 gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const char *engine, const char *nodes,
                             const char *ppn, const char *dir, GError **err)
 {
+    /* dir NULL: only check that the experiment builds (every name, size, pattern and file) */
     GHashTable *f = pact_exp_copy(t->fields, FALSE);
     GString *a = g_string_new(NULL);
     for (guint i = 0; i < algs->len; i++)
@@ -299,7 +301,7 @@ gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const ch
     pact_experiment_init(&e);
     char *summary = NULL;
     gboolean ok = pact_experiment_build(f, &e, err);
-    if (ok) {
+    if (ok && dir) {
         g_free(e.outdir);
         e.outdir = g_strdup(dir);
         e.outdir_default = FALSE;

@@ -1,0 +1,173 @@
+# tests/integration/tune.sh - sourced by run-all.sh (needs tests/integration/lib.sh; uses $PACT and $TMP when
+# set).  Also runs alone: bash tests/integration/tune.sh
+# pact tune: the table's choices against an independent computation from the runs' own results.csv (awk:
+# robust, regret, no_delay and weighted expected), ranges that cover every size, the same table twice, a killed
+# SimGrid tuning that resumes to the table of an uninterrupted one, bad input refused with exit 2 and no
+# folder, and pact tune check on good and bad files.  What the libraries do with the emitted files is
+# tests/integration/tune-obey.sh.
+if ! declare -F check >/dev/null; then
+    cd "$(dirname "$0")/../.." && source tests/integration/lib.sh
+    TUNE_ALONE=1
+fi
+PACT=${PACT:-build/bin/pact}
+TMP=${TMP:-$(mktemp -d /tmp/pact-tune-XXXXXX)}
+TUNE_GRID=(--platform generic32x32 --nodes 1,2 --ppn 4 --sizes 8,64,512,4K,32K,256K
+    --patterns no_delay,ascending,last_delayed,random,half_delayed --no-figures -q)
+
+# tune_reference CSV OBJECTIVE [WEIGHTS]: per "procs ppn bytes" the choice computed here from results.csv
+# (mean d^ over the reps; ties within a relative 1e-9 go to the first algorithm in file order).
+tune_reference() {
+    awk -F, -v obj="$2" -v wts="$3" '
+        NR == 1 { next }
+        $16 != "ok" { next }
+        {
+            cell = $4 " " $3 " " $7; a = $6; p = $8
+            if (!(cell in seen)) { seen[cell] = 1; cells[++nc] = cell }
+            if (!((cell, a) in hasalg)) { hasalg[cell, a] = 1; algs[cell, ++na[cell]] = a }
+            if (!(p in haspat)) { haspat[p] = 1; pats[++np] = p }
+            sum[cell, a, p] += $14; cnt[cell, a, p]++
+        }
+        END {
+            n = split(wts, wl, ",")
+            for (i = 1; i <= n; i++) { split(wl[i], kv, "="); w[kv[1]] = kv[2] }
+            for (c = 1; c <= nc; c++) {
+                cell = cells[c]
+                for (p = 1; p <= np; p++) {
+                    best[p] = -1
+                    for (i = 1; i <= na[cell]; i++) {
+                        a = algs[cell, i]
+                        if (!((cell, a, pats[p]) in cnt)) continue
+                        d = sum[cell, a, pats[p]] / cnt[cell, a, pats[p]]
+                        if (best[p] < 0 || d < best[p] * (1 - 1e-9)) best[p] = d
+                    }
+                }
+                choice = ""; bv = -1
+                for (i = 1; i <= na[cell]; i++) {
+                    a = algs[cell, i]; v = 0; ok = 1; ws = 0
+                    for (p = 1; p <= np; p++) {
+                        if (!((cell, a, pats[p]) in cnt)) { ok = 0; break }
+                        d = sum[cell, a, pats[p]] / cnt[cell, a, pats[p]]
+                        if (obj == "robust") v += d / best[p] / np
+                        else if (obj == "regret") { if (d / best[p] > v) v = d / best[p] }
+                        else if (obj == "no_delay") { if (pats[p] == "no_delay") v = d }
+                        else if (obj == "expected") { v += w[pats[p]] * d; ws += w[pats[p]] }
+                    }
+                    if (!ok) continue
+                    if (obj == "expected") v /= ws
+                    if (bv < 0 || v < bv * (1 - 1e-9)) { bv = v; choice = a }
+                }
+                print cell, choice
+            }
+        }' "$1" | sort
+}
+
+# tune_table_choices TABLE CELLS: the table's choice for each "procs ppn bytes" line of CELLS, as a spec.
+tune_table_choices() {
+    awk -F, 'NR == FNR { if (FNR > 1) { n++; pr[n] = $2; pp[n] = $3; lo[n] = $4; hi[n] = $5
+                                        s[n] = $6 ($7 == "" ? "" : ":" $7); gsub(";", ",", s[n]) } next }
+             { split($0, k, " ")
+               for (i = 1; i <= n; i++)
+                   if (pr[i] == k[1] && pp[i] == k[2] && k[3] + 0 >= lo[i] + 0 && (hi[i] == "inf" || k[3] + 0 <= hi[i] + 0)) {
+                       print k[1], k[2], k[3], s[i]; next }
+               print k[1], k[2], k[3], "(none)" }' "$1" "$2" | sort
+}
+
+# tune_matches OBJECTIVE [WEIGHTS]: the model's table equals the reference computed from its own runs.
+tune_matches() {
+    local d="$TMP/tune-$1" obj=$1
+    [ -n "${2:-}" ] && obj="expected:$2"
+    rm -rf "$d"
+    $PACT tune "${TUNE_GRID[@]}" --coll allreduce,reduce,alltoall --objective "$obj" -o "$d" >"$d.out" || return 1
+    $PACT tune check "$d/table.csv" || return 1
+    local c ref got n=0
+    for c in allreduce reduce alltoall; do
+        ref=$(tune_reference "$d/runs/model-$c/results.csv" "$1" "${2:-}")
+        awk '{ print $1, $2, $3 }' <<<"$ref" >"$d/cells"
+        got=$(grep -E "^$c," "$d/table.csv" | cat <(head -1 "$d/table.csv") - | tune_table_choices /dev/stdin "$d/cells")
+        diff <(echo "$ref") <(echo "$got") || { echo "$c: table differs from the reference"; return 1; }
+        n=$((n + $(wc -l <<<"$ref")))
+    done
+    echo "$n cells agree"
+    [ "$n" -eq $((3 * 2 * 6)) ]
+}
+check "tune robust = reference from results.csv" tune_matches robust
+check "tune regret = reference from results.csv" tune_matches regret
+check "tune no_delay = reference from results.csv" tune_matches no_delay
+check "tune expected:weights = reference from results.csv" tune_matches expected "random=3,no_delay=1,ascending=0"
+
+# The objectives differ where they should: robust and no_delay disagree on some cell of this grid (else the
+# tests above could not tell them apart), and the same command twice gives the same bytes.
+tune_distinct() {
+    cmp -s "$TMP/tune-robust/table.csv" "$TMP/tune-no_delay/table.csv" && { echo "robust = no_delay"; return 1; }
+    local d="$TMP/tune-again"
+    rm -rf "$d"
+    $PACT tune "${TUNE_GRID[@]}" --coll allreduce,reduce,alltoall --objective robust -o "$d" >/dev/null &&
+        cmp "$d/table.csv" "$TMP/tune-robust/table.csv" && cmp "$d/summary.txt" "$TMP/tune-robust/summary.txt"
+}
+check "tune objectives differ; same command, same bytes" tune_distinct
+
+# A SimGrid tuning killed mid-run resumes: no row lost or twice, and the table of an uninterrupted run.
+tune_resume() {
+    local a="$TMP/tune-sim-a" b="$TMP/tune-sim-b" g=(--nodes 1 --ppn 4 --coll allreduce,bcast --sizes 8,4K,64K
+        --patterns no_delay,last_delayed --reps 1 --source sim --jobs 1 --no-figures -q)
+    rm -rf "$a" "$b"
+    $PACT tune "${g[@]}" -o "$a" >/dev/null || return 1
+    $PACT tune "${g[@]}" -o "$b" >/dev/null &
+    local pid=$! i
+    for i in $(seq 1 200); do
+        [ -s "$b/runs/smpi-allreduce/results.csv" ] && [ "$(wc -l <"$b/runs/smpi-allreduce/results.csv")" -gt 3 ] && break
+        sleep 0.1
+    done
+    kill -9 $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    pkill -9 -f "$b/" 2>/dev/null
+    [ ! -e "$b/table.csv" ] || { echo "the killed run had finished: nothing tested"; return 1; }
+    $PACT tune "${g[@]}" -o "$b" >/dev/null || return 1
+    cmp "$a/table.csv" "$b/table.csv" &&
+        for c in allreduce bcast; do
+            [ "$(sort "$a/runs/smpi-$c/results.csv" | uniq -d | wc -l)" -eq 0 ] &&
+                diff <(sort "$a/runs/smpi-$c/results.csv") <(sort "$b/runs/smpi-$c/results.csv") || return 1
+        done
+}
+check "tune --source sim killed, resumed: same table, rows once" tune_resume
+
+# Bad input: exit 2, one line naming the field, no folder left behind.
+tune_bad() {
+    local d="$TMP/tune-bad" want=$1
+    shift
+    rm -rf "$d"
+    bad_file "$want" $PACT tune --nodes 1 --ppn 4 --coll allreduce --sizes 8 -q --no-figures -o "$d" "$@" || return 1
+    [ ! -e "$d" ] || { echo "$d was created"; return 1; }
+}
+check "tune bad: unknown objective" tune_bad "--objective fastest: unknown objective" --objective fastest
+check "tune bad: unknown target" tune_bad "--target intel: unknown target" --target intel
+check "tune bad: unknown source" tune_bad "--source hybrid:0: unknown source" --source hybrid:0
+check "tune bad: algorithm the target cannot run" tune_bad "MPICH 4.0 cannot run allreduce segmented_ring" \
+    --target mpich --algs recursive_doubling,segmented_ring
+check "tune bad: parameter the target cannot carry" tune_bad "cannot carry parameter max_requests" \
+    --target ompi --coll reduce --algs binomial:max_requests=4
+check "tune bad: empty candidate set" tune_bad "'binomial' is an algorithm of none of the collectives" --algs binomial
+check "tune bad: weight of a pattern not tuned" tune_bad "pattern 'random' is not among the patterns" \
+    --patterns no_delay --objective expected:random=1
+check "tune bad: unknown pattern" tune_bad "unknown pattern 'bogus'" --patterns no_delay,bogus
+printf 'coll: allreduce\nobjective: fastest\n' >"$TMP/tune-obj.yaml"
+check "tune bad: objective in the file" tune_bad "tune-obj.yaml:2: objective fastest: unknown objective" \
+    "$TMP/tune-obj.yaml"
+# pact sim refuses the tuner's own fields.
+tune_sim_refuses() {
+    printf 'coll: allreduce\nobjective: robust\n' >"$TMP/tune-sim.yaml"
+    bad_file "tune-sim.yaml:2: objective: a pact tune field" $PACT sim "$TMP/tune-sim.yaml" -o "$TMP/tune-sim-out" &&
+        [ ! -e "$TMP/tune-sim-out" ]
+}
+check "sim refuses pact tune's fields" tune_sim_refuses
+
+# pact tune check: a good table passes; a malformed one names its line.
+tune_check_table() {
+    $PACT tune check "$TMP/tune-robust/table.csv" || return 1
+    sed '3s/,[0-9]*,inf,/,7,inf,/; 3s/,0,\([0-9]\)/,9,\1/' "$TMP/tune-robust/table.csv" >"$TMP/bad-table.csv"
+    bad_file "bad-table.csv:3:" $PACT tune check "$TMP/bad-table.csv"
+}
+check "tune check: table.csv good and bad" tune_check_table
+
+[ -n "${TUNE_ALONE:-}" ] && finish
+true
