@@ -20,5 +20,6 @@ if [ "$mode" != --unit-only ]; then
     source tests/integration/report.sh
     source tests/integration/replay.sh
     source tests/integration/input.sh
+    source tests/integration/tune.sh
 fi
 finish

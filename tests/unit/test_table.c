@@ -101,10 +101,34 @@ static void test_refused(void)
     }
 }
 
+/* expected:WEIGHTS's ',' is written ';'; a runner-up of two parameters (NAME:p=v:p=v); both read back. */
+static void test_commas(void)
+{
+    pact_table t, u;
+    GError *err = NULL;
+    pact_table_init(&t);
+    pact_table_row r = {.coll = PACT_COLL_BCAST, .procs = 4, .ppn = 1, .min_bytes = 0, .max_bytes = PACT_TABLE_INF,
+                        .alg = pact_alg_find(PACT_COLL_BCAST, "binomial"), .objective = "expected:no_delay=2,random=1",
+                        .value = 1e-5, .runner_up = "knomial:segsize=1024:radix=8", .runner_up_value = 2e-5};
+    pact_table_add(&t, &r);
+    char *text = pact_table_format(&t);
+    g_assert_nonnull(strstr(text, ",expected:no_delay=2;random=1,1e-05,knomial:segsize=1024:radix=8,2e-05\n"));
+    pact_table_init(&u);
+    pact_table_parse(text, strlen(text), "t.csv", &u, &err);
+    g_assert_no_error(err);
+    char *again = pact_table_format(&u);
+    g_assert_cmpstr(text, ==, again);
+    g_free(again);
+    g_free(text);
+    pact_table_clear(&u);
+    pact_table_clear(&t);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/table/roundtrip", test_roundtrip);
+    g_test_add_func("/table/commas", test_commas);
     g_test_add_func("/table/lookup", test_lookup);
     g_test_add_func("/table/refused", test_refused);
     return g_test_run();

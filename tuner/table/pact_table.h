@@ -7,9 +7,10 @@
  * table.csv: a header line, then one row per (collective, procs, ppn, size range):
  *   collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value
  * bytes as pact counts sizes: per process (allreduce, reduce, bcast, reduce_scatter), per block (alltoall,
- * allgather); barrier has one row of 0..0 bytes.  max_bytes is inclusive; the last range of a (collective,
+ * allgather); barrier has one row, 0..inf.  max_bytes is inclusive; the last range of a (collective,
  * procs, ppn) is open ("inf").  params: "name=value;name=value" (';' so the field needs no quoting), the
- * values that differ from the algorithm's defaults, "" for none.  value: the objective's value of the
+ * values that differ from the algorithm's defaults, "" for none; expected:WEIGHTS's ',' is written ';'
+ * too.  value: the objective's value of the
  * choice (robust: mean normalized d^; regret: worst normalized d^; no_delay and expected: seconds) over the
  * range's tuned sizes (the worst of them); runner_up: the second best algorithm spec at the range's first
  * size, "" when none.
@@ -42,7 +43,7 @@ typedef struct {
     long *params;       /* pact_alg_nparams(alg) values (g_malloc'd), or NULL: the defaults */
     char *objective;    /* "robust", "regret", "no_delay", "expected" (or "expected:..."), as given */
     double value;       /* NAN: not known (a table read from a file may leave it empty) */
-    char *runner_up;    /* spec "NAME[:p=v,...]", or NULL */
+    char *runner_up;    /* spec "NAME[:p=v:...]", or NULL */
     double runner_up_value;
     int line;           /* line in the file it was read from, 0 when built in memory */
 } pact_table_row;
@@ -73,7 +74,7 @@ gboolean pact_table_write(const pact_table *t, const char *path, GError **err);
 /* The row that applies to (coll, procs, ppn, bytes) by the matching rule above, or NULL (no row for coll). */
 const pact_table_row *pact_table_lookup(const pact_table *t, pact_coll coll, int procs, int ppn, uint64_t bytes);
 
-/* "NAME" or "NAME:p=v,p=v" of a row's choice (static buffer of the calling thread). */
+/* "NAME" or "NAME:p=v:p=v" (the spec syntax) of a row's choice (static buffer of the calling thread). */
 const char *pact_table_spec(const pact_table_row *r);
 
 #endif

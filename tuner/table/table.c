@@ -142,6 +142,7 @@ const char *pact_table_spec(const pact_table_row *r)
     char p[400] = "";
     if (r->params)
         pact_params_format(r->alg, r->params, p, sizeof p);
+    g_strdelimit(p, ",", ':'); /* NAME:p=v:p=v, the spec syntax */
     snprintf(buf, sizeof buf, "%s%s%s", r->alg->name, *p ? ":" : "", p);
     return buf;
 }
@@ -171,9 +172,12 @@ char *pact_table_format(const pact_table *t)
             g_string_append(s, "inf");
         else
             g_string_append_printf(s, "%" G_GUINT64_FORMAT, (guint64)r->max_bytes);
-        g_string_append_printf(s, ",%s,%s,%s,", r->alg->name, p, r->objective ? r->objective : "");
+        /* ',' inside a field (parameter lists, expected:WEIGHTS) is written ';': the file needs no quoting */
+        g_autofree char *obj = g_strdelimit(g_strdup(r->objective ? r->objective : ""), ",\n", ';');
+        g_autofree char *run = g_strdelimit(g_strdup(r->runner_up ? r->runner_up : ""), ",\n", ';');
+        g_string_append_printf(s, ",%s,%s,%s,", r->alg->name, p, obj);
         put_double(s, r->value);
-        g_string_append_printf(s, ",%s,", r->runner_up ? r->runner_up : "");
+        g_string_append_printf(s, ",%s,", run);
         if (r->runner_up)
             put_double(s, r->runner_up_value);
         g_string_append_c(s, '\n');
@@ -268,7 +272,8 @@ static gboolean parse_line(char **f, const char *name, int line, pact_table *t, 
         const pact_alg *a;
         long *v = NULL;
         char why[256];
-        if (pact_spec_parse(r.coll, r.runner_up, &a, &v, why, sizeof why) != PACT_OK) {
+        g_autofree char *spec = g_strdelimit(g_strdup(r.runner_up), ";", ':');
+        if (pact_spec_parse(r.coll, spec, &a, &v, why, sizeof why) != PACT_OK) {
             g_free(r.params);
             return bad(err, name, line, F_RUNNER, f[F_RUNNER], why);
         }

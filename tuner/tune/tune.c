@@ -328,6 +328,7 @@ char *pact_tune_canonical(pact_coll c, const char *spec)
         return g_strdup(spec);
     pact_params_format(a, v, p, sizeof p);
     free(v);
+    g_strdelimit(p, ",", ':'); /* the spec's own separator */
     return *p ? g_strdup_printf("%s:%s", a->name, p) : g_strdup(a->name);
 }
 
