@@ -40,7 +40,7 @@ PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim install clean check-asan format
+.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune install clean check-asan format
 
 all: deps $(BIN)/pact sim
 
@@ -161,7 +161,7 @@ run: all
 	$(BIN)/pact sim experiments/seeds-compact.yaml -o $(RUN_DIR)
 	@echo "figures: $(RUN_DIR)/heatmap-*.png, robustness-*.png, score-*.png (and .svg); redraw: $(BIN)/pact report $(RUN_DIR)"
 
-bench: bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim
+bench: bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune
 
 # Every built-in at full size under smpirun (ping + allreduce at up to 1024 ranks) and its probe (~30 s).
 bench-platforms: all
@@ -193,6 +193,13 @@ bench-fidelity: all
 # memory at 1024 ranks x 64 MiB; report and figures in results/bench-sim-*/ (--reference: results/reference/).
 bench-sim: all
 	bash scripts/bench-sim.sh
+
+# pact tune at scale (issue 18): a full model table (7 collectives, 2..1024 ranks, 1 B..64 MiB, 11 shapes; target
+# < 2 min) and hybrid:3 up to 256 ranks (target < 30 min); BENCH_TUNE_ARGS=--model-only for the first alone.
+BENCH_TUNE_ARGS ?=
+bench-tune: all
+	@mkdir -p results
+	PACT=$(BIN)/pact bash scripts/bench-tune.sh $(BENCH_TUNE_ARGS) -o results/bench-tune-$(shell date +%Y%m%d-%H%M%S)
 
 install: all real
 	install -d $(DESTDIR)$(PREFIX)/bin

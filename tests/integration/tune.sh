@@ -169,5 +169,24 @@ tune_check_table() {
 }
 check "tune check: table.csv good and bad" tune_check_table
 
+# The emitters' files: checked on writing (pact tune check agrees), a broken one refused with its line; the
+# MPICH names and built-in tree pact carries are those of the MPICH installed.
+tune_emitted() {
+    $PACT tune "${TUNE_GRID[@]}" --coll allreduce,reduce,alltoall,allgather,barrier --target ompi \
+        -o "$TMP/tune-ompi" >/dev/null || return 1
+    $PACT tune "${TUNE_GRID[@]}" --coll allreduce,reduce,alltoall,allgather,barrier --target mpich \
+        -o "$TMP/tune-mpich" >/dev/null || return 1
+    $PACT tune check "$TMP/tune-ompi/ompi-rules.conf" && $PACT tune check "$TMP/tune-mpich/mpich-csel.json" ||
+        return 1
+    awk '!/^#/ && n++ == 3 { $1 = "0" $1 } { print }' "$TMP/tune-ompi/ompi-rules.conf" >"$TMP/bad-rules.conf"
+    bad_file "bad-rules.conf:" $PACT tune check "$TMP/bad-rules.conf" || return 1
+    sed '0,/"algorithm=MPIR_Allreduce_intra_recursive_doubling"/s//"algorithm=MPIR_Allreduce_intra_ring"/' \
+        "$TMP/tune-mpich/mpich-csel.json" >"$TMP/bad-csel.json"
+    bad_file "not an algorithm of MPICH" $PACT tune check "$TMP/bad-csel.json" || return 1
+    bash scripts/mpich-csel-data.sh /usr/lib/x86_64-linux-gnu/libmpich.so.12 "$TMP/mpich_csel_data.inc" &&
+        cmp tuner/emit/mpich_csel_data.inc "$TMP/mpich_csel_data.inc"
+}
+check "tune emits checked Open MPI and MPICH files; MPICH's names are the installed ones" tune_emitted
+
 [ -n "${TUNE_ALONE:-}" ] && finish
 true

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# make bench-tune (issue 18, item 4): how long pact tune takes for a full table on one machine.
+#  1. model: allreduce, reduce, bcast, alltoall, allgather, barrier, reduce_scatter on generic32x32, process
+#     counts 2..1024 (powers of two: 1 node x 2..32, then 2..32 nodes x 32) and three others (3 nodes x 32 =
+#     96, 6 x 32 = 192, 24 x 32 = 768), sizes 1 B..64 MiB (powers of two), the 11 shapes, objective robust,
+#     target ompi, --jobs 2.  Target: the whole table in under 120 s.
+#  2. hybrid:3 on the same grid up to 256 ranks.  Target: under 30 minutes.
+# Each collective runs as its own `pact tune` with a time limit (BENCH_TUNE_LIMIT seconds, default 600 for the
+# model and 1800 for hybrid); one that hits it is reported with the cells it finished and the time those took
+# (pact sim's results.csv in its runs/ folder), so the figure is a measured lower bound, never a guess.
+#   scripts/bench-tune.sh [--model-only | --hybrid-only] [-o DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+PACT=${PACT:-build/bin/pact}
+out=results/bench-tune-$(date +%Y%m%d-%H%M%S)
+do_model=1 do_hybrid=1
+while [ $# -gt 0 ]; do
+    case $1 in
+    --model-only) do_hybrid=0 ;;
+    --hybrid-only) do_model=0 ;;
+    -o) out=$2; shift ;;
+    *) echo "bench-tune.sh: unknown argument $1 (--model-only, --hybrid-only, -o DIR)" >&2; exit 2 ;;
+    esac
+    shift
+done
+mkdir -p "$out"
+colls=(allreduce reduce bcast alltoall allgather barrier reduce_scatter)
+# three invocations cover the process counts: one node, 2..32 nodes of 32, and the three others
+grids=("--nodes 1 --ppn 2,4,8,16,32" "--nodes 2,4,8,16,32 --ppn 32" "--nodes 3,6,24 --ppn 32")
+hgrids=("--nodes 1 --ppn 2,4,8,16,32" "--nodes 2,4,8 --ppn 32" "--nodes 3,6 --ppn 32")
+echo "# pact tune at scale on $(hostname), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD)"
+
+# run SOURCE LIMIT GRID-ARRAY-NAME: one pact tune per collective and grid; prints a line each and the total
+run() {
+    local source=$1 limit=$2 gname=$3[@] total=0 all_done=1
+    local -a gs=("${!gname}")
+    printf '%-8s %-15s %-28s %8s %8s %10s  %s\n' source collective grid cells seconds cells/s status
+    for c in "${colls[@]}"; do
+        for gi in "${!gs[@]}"; do
+            local dir=$out/$source-$c-$gi start end rc status
+            start=$(date +%s.%N)
+            # shellcheck disable=SC2086
+            timeout "$limit" "$PACT" tune --platform generic32x32 ${gs[$gi]} --coll "$c" --sizes 1..64M \
+                --patterns all --objective robust --source "$source" --target ompi --jobs 2 --no-figures -q \
+                -o "$dir" >"$dir.log" 2>&1
+            rc=$?
+            end=$(date +%s.%N)
+            local secs cells
+            secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+            cells=$(cat "$dir"/runs/*/results.csv 2>/dev/null | grep -vc '^platform,' || true)
+            case $rc in 0) status=done ;; 124) status="STOPPED at ${limit}s"; all_done=0 ;;
+                *) status="FAILED rc=$rc: $(tail -1 "$dir.log")"; all_done=0 ;; esac
+            printf '%-8s %-15s %-28s %8s %8.1f %10.1f  %s\n' "$source" "$c" "${gs[$gi]// /}" "$cells" "$secs" \
+                "$(awk -v n="$cells" -v s="$secs" 'BEGIN { print n / (s + 0.001) }')" "$status"
+            total=$(awk -v a="$total" -v b="$secs" 'BEGIN { print a + b }')
+        done
+    done
+    printf 'total %s: %.1f s%s\n' "$source" "$total" "$([ $all_done = 1 ] || echo ' (a lower bound: some runs stopped or failed)')"
+}
+rc=0
+if [ $do_model = 1 ]; then
+    run model "${BENCH_TUNE_LIMIT:-600}" grids | tee "$out/model.txt"
+    t=$(awk '/^total model/ { print $3 }' "$out/model.txt")
+    if grep -q "lower bound" "$out/model.txt" || awk -v t="$t" 'BEGIN { exit !(t > 120) }'; then
+        echo "model table: MISSED (target < 120 s)"; rc=1
+    else echo "model table: met (target < 120 s)"; fi
+fi
+if [ $do_hybrid = 1 ]; then
+    run hybrid:3 "${BENCH_TUNE_LIMIT:-1800}" hgrids | tee "$out/hybrid.txt"
+    t=$(awk '/^total hybrid/ { print $3 }' "$out/hybrid.txt")
+    if grep -q "lower bound" "$out/hybrid.txt" || awk -v t="$t" 'BEGIN { exit !(t > 1800) }'; then
+        echo "hybrid:3 table up to 256 ranks: MISSED (target < 30 min)"; rc=1
+    else echo "hybrid:3 table up to 256 ranks: met (target < 30 min)"; fi
+fi
+exit $rc
