@@ -105,10 +105,88 @@ out:
     return rc;
 }
 
+/* pact tune emit TABLE.csv --target ompi|mpich [--ppn K] -o FILE: a table (tuned, or written by hand) as the
+ * library's file, checked like the files pact tune writes. */
+static int tune_emit(int argc, char **argv)
+{
+    char *target = NULL, *output = NULL;
+    int ppn = 0;
+    GOptionEntry entries[] = {
+        {"target", 0, 0, G_OPTION_ARG_STRING, &target, "ompi (coll_tuned rules) or mpich (CSEL JSON)", "T"},
+        {"ppn", 0, 0, G_OPTION_ARG_INT, &ppn, "processes per node the file serves (default: the table's, when it "
+                                              "has one)", "K"},
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "the file to write", "FILE"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *ctx = g_option_context_new("TABLE.csv");
+    g_option_context_set_summary(ctx, "Writes a selection table (pact tune's table.csv, or one written by hand) as\n"
+                                      "Open MPI's coll_tuned rules or MPICH's CSEL JSON, checked as pact tune\n"
+                                      "checks its own.\n\nexample:\n"
+                                      "  pact tune emit results/tune/table.csv --target mpich -o csel.json");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *err = NULL;
+    int rc = 2;
+    pact_table t;
+    pact_table_init(&t);
+    GString *out = g_string_new(NULL);
+    if (!pact_cli_parse(ctx, &argc, &argv))
+        goto out;
+    if (argc != 2 || !target || !output) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "usage: pact tune emit TABLE.csv --target ompi|mpich [--ppn K] -o FILE");
+        goto fail;
+    }
+    if (strcmp(target, "ompi") && strcmp(target, "mpich")) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--target %s: expected ompi or mpich", target);
+        goto fail;
+    }
+    if (!pact_table_read(argv[1], &t, &err))
+        goto fail;
+    if (ppn == 0) {
+        int first = g_array_index(t.rows, pact_table_row, 0).ppn;
+        for (guint i = 0; i < t.rows->len; i++)
+            if (g_array_index(t.rows, pact_table_row, i).ppn != first) {
+                g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "%s: rows for several ppn values: say which one the file serves (--ppn K)", argv[1]);
+                goto fail;
+            }
+        ppn = first;
+    } else if (ppn < 1) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--ppn %d: expected a positive number", ppn);
+        goto fail;
+    }
+    if (!(strcmp(target, "ompi") ? pact_emit_mpich(&t, ppn, out, &err) : pact_emit_ompi(&t, ppn, out, &err)))
+        goto fail;
+    if (!g_file_set_contents(output, out->str, (gssize)out->len, &err)) {
+        GError *e = err;
+        err = NULL;
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_RUN, "%s", e->message);
+        g_error_free(e);
+        rc = pact_cli_fail(err);
+        goto out;
+    }
+    printf("%s: %s for %d process%s per node, from %s\n", output,
+           strcmp(target, "ompi") ? "MPICH CSEL JSON" : "Open MPI coll_tuned rules", ppn, ppn == 1 ? "" : "es",
+           argv[1]);
+    rc = 0;
+    goto out;
+fail:
+    rc = pact_cli_fail(err);
+out:
+    g_string_free(out, TRUE);
+    pact_table_clear(&t);
+    g_free(target);
+    g_free(output);
+    g_option_context_free(ctx);
+    return rc;
+}
+
 int pact_cmd_tune(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "check"))
         return tune_check(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "emit"))
+        return tune_emit(argc - 1, argv + 1);
     char *values[G_N_ELEMENTS(flags)] = {0};
     gboolean quiet = FALSE, no_figures = FALSE;
     GOptionEntry entries[G_N_ELEMENTS(flags) + 3];
@@ -120,7 +198,7 @@ int pact_cmd_tune(int argc, char **argv)
         (GOptionEntry){"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no progress on stderr", NULL};
     entries[G_N_ELEMENTS(flags) + 1] = (GOptionEntry){"no-figures", 0, 0, G_OPTION_ARG_NONE, &no_figures,
                                                       "summary.txt only, no gnuplot figures", NULL};
-    GOptionContext *ctx = g_option_context_new("[EXPERIMENT.yaml] | check FILE");
+    GOptionContext *ctx = g_option_context_new("[EXPERIMENT.yaml] | check FILE | emit TABLE.csv");
     g_option_context_set_summary(
         ctx,
         "Builds algorithm-selection tables that hold up when processes do not arrive together: every\n"
@@ -131,7 +209,8 @@ int pact_cmd_tune(int argc, char **argv)
         "runner_up,runner_up_value), ompi-rules.conf or mpich-csel.json for those targets (one per ppn when\n"
         "several), summary.txt, decision-COLL and gain-COLL figures, and runs/ (the simulations' results.csv:\n"
         "run the same command again to resume).  An experiment file holds the same fields as the flags.\n"
-        "pact tune check FILE validates a rules file, a CSEL JSON or a table.\n\n"
+        "pact tune check FILE validates a rules file, a CSEL JSON or a table; pact tune emit TABLE.csv\n"
+        "--target ompi|mpich -o FILE writes a table (tuned or by hand) as the library's file.\n\n"
         "example:\n  pact tune --platform generic32x32 --nodes 1,2,4,8 --ppn 4 --coll allreduce,reduce \\\n"
         "      --sizes 8..1M --objective robust --source model --target ompi -o results/tune\n"
         "  mpirun --mca coll_tuned_use_dynamic_rules 1 \\\n"
