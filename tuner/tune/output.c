@@ -120,6 +120,57 @@ char *pact_tune_summary(const pact_tune *t, GPtrArray *grids, const pact_table *
         if (alln)
             g_string_append_printf(s, "  %-16s %.4f (worst pattern: %s, %.4f)\n", "all patterns", all / alln,
                                    (char *)g->patterns->pdata[worst_p], worst);
+        /* per cell: the mean d^ over the patterns of the choice / that of the no-delay choice (what a run whose
+         * calls arrive under each pattern equally often spends in the collective) */
+        double msum = 0, mlo = INFINITY, mhi = -INFINITY;
+        unsigned mn = 0, better10 = 0;
+        for (guint i = 0; i < g->cells->len; i++) {
+            const pact_tune_cell *c = &g_array_index(g->cells, pact_tune_cell, i);
+            double sa = 0, sb = 0;
+            gboolean ok = TRUE;
+            for (unsigned p = 0; p < g->np; p++) {
+                double a = c->d[g->choice[i] * g->np + p], b = c->d[g->nodelay[i] * g->np + p];
+                ok &= !isnan(a) && !isnan(b);
+                sa += a;
+                sb += b;
+            }
+            if (!ok || sb <= 0)
+                continue;
+            double r = sa / sb;
+            msum += r;
+            mn++;
+            mlo = fmin(mlo, r);
+            mhi = fmax(mhi, r);
+            better10 += r <= 0.9;
+        }
+        if (mn)
+            g_string_append_printf(s,
+                                   "mean d^ over the patterns, choice / no-delay choice: %.4f over the cells (from "
+                                   "%.4f to %.4f; %u of %u cells 10%% lower or better)\n",
+                                   msum / mn, mlo, mhi, better10, mn);
+        /* the same for the robustness score (mean over the patterns of d^ / the best d^, Fig. 8) and the worst
+         * such ratio (regret) */
+        for (int k = 0; k < 2; k++) {
+            pact_tune_objective o = k ? PACT_TUNE_REGRET : PACT_TUNE_ROBUST;
+            double rs = 0;
+            unsigned rn = 0, rb = 0;
+            for (guint i = 0; i < g->cells->len; i++) {
+                const pact_tune_cell *c = &g_array_index(g->cells, pact_tune_cell, i);
+                double a = pact_tune_value(o, c->d, g->na, g->np, g->nd, NULL, g->choice[i]);
+                double b = pact_tune_value(o, c->d, g->na, g->np, g->nd, NULL, g->nodelay[i]);
+                if (isnan(a) || isnan(b) || b <= 0)
+                    continue;
+                rs += a / b;
+                rn++;
+                rb += a / b <= 0.9;
+            }
+            if (rn)
+                g_string_append_printf(s, "%s, choice / no-delay choice: %.4f over the cells (%u of %u cells 10%% "
+                                          "lower or better)\n",
+                                       k ? "worst d^ / best d^ over the patterns (regret)"
+                                         : "mean over the patterns of d^ / best d^ (robustness score, Fig. 8)",
+                                       rs / rn, rb, rn);
+        }
         g_string_append(s, "per cell: procs ppn bytes: choice | no-delay choice (its regret) | gain of the choice "
                            "under each pattern, %\n");
         for (guint i = 0; i < g->cells->len; i++) {
