@@ -131,8 +131,12 @@ static gboolean claim_folder(pact_tune *t, GError **err)
             }
             return TRUE; /* resume */
         }
+        /* empty, or holding only runs/ (simulations copied from another tuning of the same grid, so that another
+         * objective decides again without simulating: pact sim checks that they are the same experiments) */
         GDir *d = g_dir_open(t->outdir, 0, NULL);
-        gboolean empty = !d || !g_dir_read_name(d);
+        gboolean empty = TRUE;
+        for (const char *n; d && (n = g_dir_read_name(d));)
+            empty &= !strcmp(n, "runs");
         if (d)
             g_dir_close(d);
         if (!empty) {
