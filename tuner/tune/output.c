@@ -171,6 +171,16 @@ char *pact_tune_summary(const pact_tune *t, GPtrArray *grids, const pact_table *
                                          : "mean over the patterns of d^ / best d^ (robustness score, Fig. 8)",
                                        rs / rn, rb, rn);
         }
+        if (g->model_choice) {
+            unsigned same = 0, n = 0;
+            for (guint i = 0; i < g->cells->len; i++)
+                if (g->model_choice[i] != PACT_OBJ_NONE && g->choice[i] != PACT_OBJ_NONE) {
+                    n++;
+                    same += g->model_choice[i] == g->choice[i];
+                }
+            g_string_append_printf(s, "hybrid: the model's choice is SimGrid's in %u of %u cells (%.1f%%)\n", same, n,
+                                   n ? 100.0 * same / n : 0.0);
+        }
         g_string_append(s, "per cell: procs ppn bytes: choice | no-delay choice (its regret) | gain of the choice "
                            "under each pattern, %\n");
         for (guint i = 0; i < g->cells->len; i++) {

@@ -232,12 +232,15 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
         ok = pact_tune_simulate(t, gm->coll, algs, "smpi", nodes, ppn, dir, err) && pact_tune_load(gs, csv, err);
         i = j;
     }
-    /* mask each cell's candidates outside its K best */
+    /* mask each cell's candidates outside its K best; keep the model's own choice to compare */
+    if (ok)
+        gs->model_choice = g_new(unsigned, gs->cells->len);
     for (guint i = 0; ok && i < gs->cells->len; i++) {
         pact_tune_cell *c = &g_array_index(gs->cells, pact_tune_cell, i);
         guint m = 0;
         while (m < gm->cells->len && cell_key_cmp(&g_array_index(gm->cells, pact_tune_cell, m), c))
             m++;
+        gs->model_choice[i] = m < gm->cells->len && gm->choice ? gm->choice[m] : PACT_OBJ_NONE;
         for (unsigned a = 0; a < gs->na; a++)
             if (m == gm->cells->len || !top[m * gm->na + a])
                 for (unsigned p = 0; p < gs->np; p++)
@@ -438,6 +441,8 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
             goto out;
         if (t->source == PACT_TUNE_HYBRID) {
             pact_tune_grid *gs = NULL;
+            if (!decide(t, g, err)) /* the model's own choices, compared with SimGrid's in the summary */
+                goto out;
             if (!t->quiet)
                 g_printerr("pact tune: %s: SimGrid re-runs the model's %d best per cell\n", pact_coll_name(c),
                            t->hybrid_k);

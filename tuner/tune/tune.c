@@ -429,6 +429,7 @@ void pact_tune_grid_free(pact_tune_grid *g)
     if (g->algs)
         g_ptr_array_unref(g->algs);
     g_free(g->choice);
+    g_free(g->model_choice);
     g_free(g->value);
     g_free(g->runner);
     g_free(g->runner_value);

@@ -19,6 +19,7 @@ typedef struct {
     unsigned *choice, *runner, *nodelay; /* per cell: the objective's choice, its runner-up, the no-delay choice */
     double *value, *runner_value;        /* per cell: their objective values */
     unsigned unreliable;                 /* rows read with status late or wrong (left out) */
+    unsigned *model_choice;              /* hybrid: per cell the model's own choice (PACT_OBJ_NONE: none), else NULL */
 } pact_tune_grid;
 
 GPtrArray *pact_tune_candidates(pact_tune *t, pact_coll c, GError **err);
