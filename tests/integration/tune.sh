@@ -141,6 +141,8 @@ tune_bad() {
 }
 check "tune bad: unknown objective" tune_bad "--objective fastest: unknown objective" --objective fastest
 check "tune bad: unknown target" tune_bad "--target intel: unknown target" --target intel
+check "tune bad: sizes the target cannot express" tune_bad "allgather of 67108864 B x the process count cannot be" \
+    --nodes 32 --ppn 32 --coll allgather --sizes 1..64M --target mpich
 check "tune bad: unknown source" tune_bad "--source hybrid:0: unknown source" --source hybrid:0
 check "tune bad: algorithm the target cannot run" tune_bad "MPICH 4.0 cannot run allreduce segmented_ring" \
     --target mpich --algs recursive_doubling,segmented_ring

@@ -408,6 +408,40 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
             whole &= g_array_index(sz, guint64, i) % 8 == 0;
         pact_exp_set(t->fields, "dtype", whole ? "double" : "char", NULL);
     }
+    /* sizes MPICH's CSEL file cannot carry (its thresholds are ints), refused before anything runs; allgather's
+     * scale by the process count when the grid says it (else the emitter refuses after the runs) */
+    if (t->target == PACT_TUNE_MPICH) {
+        g_autoptr(GArray) sz = g_array_new(FALSE, FALSE, sizeof(guint64));
+        g_autofree char *sw = pact_exp_what(t->fields, "sizes");
+        if (!pact_parse_size_list(pact_exp_get(t->fields, "sizes"), sw, sz, err))
+            goto out;
+        guint64 top = 0;
+        for (guint i = 0; i < sz->len; i++)
+            top = MAX(top, g_array_index(sz, guint64, i));
+        long procs = 1;
+        const char *nv = pact_exp_get(t->fields, "nodes"), *pv = pact_exp_get(t->fields, "ppn");
+        if (nv && pv) {
+            long mn = 0, mp = 0;
+            g_auto(GStrv) ns = g_strsplit(nv, ",", -1), ps = g_strsplit(pv, ",", -1);
+            for (char **x = ns; *x; x++)
+                mn = MAX(mn, atol(*x));
+            for (char **x = ps; *x; x++)
+                mp = MAX(mp, atol(*x));
+            procs = mn * mp > 0 ? mn * mp : 1;
+        }
+        for (guint i = 0; i < colls->len; i++) {
+            pact_coll c = (pact_coll)GPOINTER_TO_INT(colls->pdata[i]);
+            guint64 scale = c == PACT_COLL_ALLGATHER ? (guint64)procs : 1;
+            if (top > 0 && (top - 1) * scale > (guint64)G_MAXINT) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "%s: MPICH %s reads size thresholds as int: %s of %" G_GUINT64_FORMAT " B%s cannot be "
+                            "written (tune smaller sizes, or --target pact)",
+                            sw, pact_emit_mpich_version(), pact_coll_name(c), top,
+                            scale > 1 ? " x the process count" : "");
+                goto out;
+            }
+        }
+    }
     /* every candidate list is checked before anything runs */
     for (guint i = 0; i < colls->len; i++) {
         GPtrArray *a = pact_tune_candidates(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), err);
