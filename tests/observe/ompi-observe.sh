@@ -6,7 +6,8 @@
 # coll_tuned algorithm id and the ompi_coll_base_* function that rank 0 ran outermost, e.g.
 #   4 ompi_coll_base_allreduce_intra_ring
 # Exits non-zero when nothing (or more than one call) was recorded: it never guesses.
-# Build directory: $OBSERVE_BUILD (default build/observe under the repository root).
+# Build directory: $OBSERVE_BUILD (default build/observe under the repository root); $OBSERVE_MCA: extra mpirun
+# arguments.
 #
 # The id <- function map follows ompi_coll_tuned_<coll>_intra_do_this() in Open MPI 4.1.4's
 # ompi/mca/coll/tuned/coll_tuned_<coll>_decision.c.  Id 0 is "use the fixed decision" for every collective, which
@@ -91,6 +92,9 @@ if [[ ! -e $prog || $here/coll_once.c -nt $prog ]]; then
 fi
 
 mca=(--mca btl self,vader)
+# OBSERVE_MCA: extra mpirun arguments, word-split (used by selftest.sh's controls)
+read -r -a extra <<<"${OBSERVE_MCA:-}"
+mca+=("${extra[@]}")
 if [[ $rules != - ]]; then
     [[ -r $rules ]] || { echo "ompi-observe: cannot read rules file '$rules'" >&2; exit 2; }
     rules=$(cd "$(dirname "$rules")" && pwd)/$(basename "$rules")
