@@ -5,7 +5,8 @@
 # file ('-': no file, Open MPI's fixed decisions) and the ompi_spy.c LD_PRELOAD observer, and prints one line: the
 # coll_tuned algorithm id and the ompi_coll_base_* function that rank 0 ran outermost, e.g.
 #   4 ompi_coll_base_allreduce_intra_ring
-# Exits non-zero when nothing (or more than one call) was recorded: it never guesses.
+# Exits non-zero when nothing (or more than one call) was recorded, or when the call did not come from coll_tuned
+# (mca_coll_tuned.so: coll basic, for one, calls the same ompi_coll_base_* functions): it never guesses.
 # Build directory: $OBSERVE_BUILD (default build/observe under the repository root); $OBSERVE_MCA: extra mpirun
 # arguments.
 #
@@ -112,7 +113,7 @@ if ! OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     exit 1
 fi
 
-mapfile -t calls < <(awk '$1 == "0" { print $2 }' "$log")
+mapfile -t calls < <(awk '$1 == "0" { print $2 " " $3 }' "$log")
 if [[ ${#calls[@]} -eq 0 ]]; then
     echo "ompi-observe: nothing recorded on rank 0 for $coll (np=$np bytes=$bytes rules=$rules):" \
         "no ompi_coll_base_* algorithm was seen" >&2
@@ -122,6 +123,10 @@ if [[ ${#calls[@]} -ne 1 ]]; then
     echo "ompi-observe: rank 0 recorded ${#calls[@]} outermost calls, expected 1: ${calls[*]}" >&2
     exit 1
 fi
-fn=${calls[0]}
+read -r fn caller <<<"${calls[0]}"
+if [[ $caller != mca_coll_tuned.so ]]; then
+    echo "ompi-observe: rank 0 ran $fn, called from $caller, not from coll_tuned (mca_coll_tuned.so)" >&2
+    exit 1
+fi
 id=$(alg_id "$fn") || { echo "ompi-observe: rank 0 ran $fn, which has no coll_tuned id" >&2; exit 1; }
 echo "$id $fn"

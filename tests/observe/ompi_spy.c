@@ -4,7 +4,9 @@
  * coll_tuned (mca_coll_tuned.so) calls the exported ompi_coll_base_* algorithms of libmpi.so.40 through its PLT,
  * so a preloaded definition of the same name wins.  Each wrapper forwards to the real function (dlsym RTLD_NEXT)
  * and, while recording is on and no other wrapped call is active (outermost only: e.g. allreduce nonoverlapping
- * calls reduce and bcast), appends "RANK FUNCTION\n" to the file named by PACT_SPY_LOG.
+ * calls reduce and bcast), appends "RANK FUNCTION CALLER\n" to the file named by PACT_SPY_LOG, CALLER being the
+ * file name of the DSO the call came from (dladdr of the return address), e.g. mca_coll_tuned.so: coll basic and
+ * others call the same ompi_coll_base_* functions, and only calls from coll_tuned say what coll_tuned chose.
  * Recording is off until the program calls pact_spy_record(1), so MPI_Init/Finalize collectives are not seen.
  * Prototypes follow ompi/mca/coll/base/coll_base_functions.h of Open MPI 4.1.4; Open MPI's types stay opaque.
  */
@@ -43,14 +45,20 @@ static void *spy_real(const char *name)
     return fn;
 }
 
-static void spy_log(const char *name)
+static void spy_log(const char *name, const void *ret)
 {
     const char *path = getenv("PACT_SPY_LOG");
     if (!path || !*path)
         return;
     const char *rank = getenv("OMPI_COMM_WORLD_RANK");
-    char line[256];
-    int n = snprintf(line, sizeof line, "%s %s\n", rank ? rank : "?", name);
+    const char *caller = "?";
+    Dl_info info;
+    if (dladdr(ret, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        caller = slash ? slash + 1 : info.dli_fname;
+    }
+    char line[512];
+    int n = snprintf(line, sizeof line, "%s %s %s\n", rank ? rank : "?", name, caller);
     if (n <= 0 || (size_t)n >= sizeof line)
         return;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -61,10 +69,10 @@ static void spy_log(const char *name)
     close(fd);
 }
 
-static void spy_enter(const char *name)
+static void spy_enter(const char *name, const void *ret)
 {
     if (spy_on && spy_depth == 0)
-        spy_log(name);
+        spy_log(name, ret);
     spy_depth++;
 }
 
@@ -78,7 +86,7 @@ static void spy_leave(void) { spy_depth--; }
         static int(*real) params;                                                                                \
         if (!real)                                                                                               \
             *(void **)&real = spy_real(#name);                                                                   \
-        spy_enter(#name);                                                                                        \
+        spy_enter(#name, __builtin_return_address(0));                                                           \
         int rc = real args;                                                                                      \
         spy_leave();                                                                                             \
         return rc;                                                                                               \

@@ -5,7 +5,8 @@
 # (one rule at message size 0, so it holds for every size) and the observed id must equal the forced one.
 # Controls: the forced ids of a collective must give as many distinct observations as there are ids; a malformed
 # file forcing an id (Open MPI silently ignores it) must NOT be observed as that id; and a run whose collective
-# does not go through coll_tuned must make the observer fail rather than guess.
+# does not go through coll_tuned must make the observer fail rather than guess (reduce_scatter without coll_tuned:
+# nothing recorded; barrier without coll_tuned: coll basic calls ompi_coll_base_barrier_intra_basic_linear itself).
 # Ids that cannot run at 4 ranks (the two_procs algorithms need exactly 2) are checked at 2 ranks.
 # Prints a table (coll, np, forced id, observed id, function) and exits non-zero on any mismatch.
 set -euo pipefail
@@ -77,13 +78,15 @@ else
     echo "control: malformed file forcing allreduce 4 -> observed '$got' = fixed decision (ignored, as expected)"
 fi
 
-# Control: with coll_tuned excluded nothing goes through it (coll basic has its own barrier), the observer must fail.
-if OBSERVE_MCA="--mca coll ^tuned" "$observe" - barrier 4 "$bytes" >"$tmp/out" 2>"$tmp/err"; then
-    echo "CONTROL FAIL: observer reported '$(cat "$tmp/out")' for a barrier coll_tuned did not run"
-    fail=1
-else
-    echo "control: barrier without coll_tuned -> observer failed: $(head -n 1 "$tmp/err")"
-fi
+# Controls: without coll_tuned the observer must fail, whether nothing is recorded or another component ran.
+for coll in reduce_scatter barrier; do
+    if OBSERVE_MCA="--mca coll ^tuned" "$observe" - "$coll" 4 "$bytes" >"$tmp/out" 2>"$tmp/err"; then
+        echo "CONTROL FAIL: observer reported '$(cat "$tmp/out")' for a $coll coll_tuned did not run"
+        fail=1
+    else
+        echo "control: $coll without coll_tuned -> observer failed: $(head -n 1 "$tmp/err")"
+    fi
+done
 
 if [[ $fail -ne 0 ]]; then
     echo "selftest: FAILED"
