@@ -92,7 +92,7 @@ if [[ ! -e $prog || $here/coll_once.c -nt $prog ]]; then
     mpicc.openmpi -std=c11 -Wall -Wextra -O2 -o "$prog" "$here/coll_once.c" -ldl
 fi
 
-mca=(--mca btl self,vader)
+mca=(--mca btl "self,vader")
 # OBSERVE_MCA: extra mpirun arguments, word-split (used by selftest.sh's controls)
 read -r -a extra <<<"${OBSERVE_MCA:-}"
 mca+=("${extra[@]}")
