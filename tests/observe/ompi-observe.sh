@@ -15,7 +15,7 @@
 # then calls one of the functions below, so 0 is never printed.  In 4.1.4 every non-zero id has its own function;
 # ids do differ in the parameters they pass (bcast 2 chain: faninout chains; bcast 7 knomial: radix; reduce 2 chain:
 # faninout; allreduce 5 and bcast/reduce 2-9: segsize; alltoall 4 linear_sync: max requests), which the function
-# name does not show.  Should two ids ever share a function, the id field is printed as a comma-separated list.
+# name does not show.  A future Open MPI whose ids share a function would need alg_id to print an id list.
 set -euo pipefail
 
 usage() {
