@@ -1,10 +1,12 @@
 /* mpich_once.c: run one MPICH collective once and tell which MPIR algorithm ran.
  *
- *   mpiexec.mpich -n NP [env, see mpich-observe.sh] mpich_once COLL BYTES
+ *   mpiexec.mpich -n NP [env, see mpich-observe.sh] mpich_once COLL BYTES [builtin|user]
  *
  * COLL: allreduce reduce bcast alltoall allgather barrier.  BYTES: per process (per block for alltoall and
- * allgather; rounded down to whole ints).  Root 0.  Two records are taken, each only around the collective:
- *   - a user-defined commutative MPI_Op (MPI_INT sum) logs the length of every call on every rank;
+ * allgather; rounded down to whole ints).  Root 0.  The reductions use MPI_SUM on MPI_INT, or with "user" a
+ * user-defined commutative sum (MPICH's built-in tree then sees is_op_built_in=no, and reduce_scatter_allgather
+ * and reduce_scatter_gather assert HANDLE_IS_BUILTIN(op)).  Records are taken only around the collective:
+ *   - with "user", the op logs the length of every call on every rank (checked against the algorithm too);
  *   - mpich_spy.so (LD_PRELOAD) logs every UCX tag send, whose endpoint a calibration round after the
  *     collective maps to a destination rank.
  * Rank 0 gathers both, compares them with the send pattern and reduction pattern each MPICH 4.0.2 MPIR
@@ -118,12 +120,12 @@ static int expect(const char *alg, int np, int c, struct pattern *p)
                 add(s, r ^ m);
                 add(o, len);
             }
-            /* binomial gather of the pieces to root 0 */
-            int m = 1;
-            while (m < np && !(r & m))
-                m <<= 1;
-            if (r)
-                add(s, r & ~m);
+            /* gather of the pieces to root 0: mask from pof2/2 down, send at the first bit set in r */
+            for (int m = np / 2; m > 0; m >>= 1)
+                if (r & m) {
+                    add(s, r ^ m);
+                    break;
+                }
         } else if (!strcmp(alg, "MPIR_Bcast_intra_binomial")) {
             binomial_sends(s, r, np);
         } else if (!strcmp(alg, "MPIR_Bcast_intra_scatter_recursive_doubling_allgather")) {
@@ -199,11 +201,12 @@ static const char *const colls[] = {"allreduce", "reduce", "bcast", "alltoall", 
 static const char *const prefixes[] = {"MPIR_Allreduce_", "MPIR_Reduce_", "MPIR_Bcast_",
                                        "MPIR_Alltoall_", "MPIR_Allgather_", "MPIR_Barrier_"};
 
-static void run(int coll, int c, int np, int me)
+static void run(int coll, int c, int np, int me, int user_op)
 {
     int *a = calloc((size_t)c * np + 1, sizeof(int)), *b = calloc((size_t)c * np + 1, sizeof(int));
-    MPI_Op op;
-    MPI_Op_create(sum_op, 1, &op);
+    MPI_Op op = MPI_SUM;
+    if (user_op)
+        MPI_Op_create(sum_op, 1, &op);
     for (int i = 0; i < c * np; i++)
         a[i] = me + i;
     void *spy = dlsym(RTLD_DEFAULT, "mpich_spy_record");
@@ -223,7 +226,8 @@ static void run(int coll, int c, int np, int me)
     if (record)
         record(0);
     op_on = 0;
-    MPI_Op_free(&op);
+    if (user_op)
+        MPI_Op_free(&op);
     free(a);
     free(b);
 }
@@ -278,18 +282,21 @@ int main(int argc, char **argv)
     int np, me, coll = -1;
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    for (int i = 0; argc == 3 && i < (int)(sizeof(colls) / sizeof(colls[0])); i++)
+    int args_ok = argc == 3 || (argc == 4 && (!strcmp(argv[3], "user") || !strcmp(argv[3], "builtin")));
+    for (int i = 0; args_ok && i < (int)(sizeof(colls) / sizeof(colls[0])); i++)
         if (!strcmp(argv[1], colls[i]))
             coll = i;
-    long bytes = argc == 3 ? atol(argv[2]) : -1;
+    long bytes = args_ok ? atol(argv[2]) : -1;
+    int user_op = argc == 4 && !strcmp(argv[3], "user");
     if (coll < 0 || bytes < 0 || np > 64) {
         if (me == 0)
-            fprintf(stderr, "usage: mpich_once allreduce|reduce|bcast|alltoall|allgather|barrier BYTES (<= 64 ranks)\n");
+            fprintf(stderr, "usage: mpich_once allreduce|reduce|bcast|alltoall|allgather|barrier BYTES [builtin|user]"
+                            " (<= 64 ranks)\n");
         MPI_Finalize();
         return 2;
     }
     int c = (int)(bytes / (long)sizeof(int));
-    run(coll, c, np, me);
+    run(coll, c, np, me, user_op);
     calibrate(np, me);
 
     struct record *all = me == 0 ? calloc((size_t)np, sizeof(*all)) : NULL;
@@ -317,7 +324,7 @@ int main(int argc, char **argv)
                 continue;
             int match = 1;
             for (int r = 0; r < np && match; r++)
-                match = !strcmp(p.sends[r], sends[r]) && !strcmp(p.ops[r], ops[r]);
+                match = !strcmp(p.sends[r], sends[r]) && (!user_op || !strcmp(p.ops[r], ops[r]));
             if (match) {
                 found = algs[i];
                 n_found++;

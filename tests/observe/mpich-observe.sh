@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# mpich-observe.sh JSON_FILE COLL NP BYTES
+#
+# Runs COLL (allreduce reduce bcast alltoall allgather barrier) once on NP ranks of this machine under MPICH 4.0.2
+# (mpiexec.mpich, ch4:ucx) with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=JSON_FILE and prints one line: the
+# MPIR algorithm that ran, e.g. MPIR_Allreduce_intra_recursive_doubling.  JSON_FILE "--builtin" runs with
+# MPICH's own tree (the variable unset).  BYTES: per process, per block for alltoall and allgather.  Exit 2,
+# with the observed pattern on stderr, when it matches no known algorithm (or more than one): it never guesses.
+# Reductions use MPI_SUM; MPICH_OBSERVE_OP=user uses a user-defined commutative sum instead, whose calls
+# (count and length on each rank) are then checked against the algorithm as well.
+# MPICH_OBSERVE_VERBOSE=1 prints each rank's sends (destination, size) and op calls on stderr.
+#
+# Besides the JSON file, every run sets:
+#   MPIR_CVAR_DEVICE_COLLECTIVES=none  MPI_<Coll> goes straight to MPIR_<Coll>_impl and its
+#       MPIR_<Coll>_allcomm_auto, the MPIR tree the JSON file replaces.  By default (percoll) it goes to
+#       MPID_<Coll> first, ch4's own tree (compositions), and on one node allreduce/reduce/bcast/barrier land in
+#       the POSIX module, whose tree picks release_gather once the communicator has made 5 such calls
+#       (MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD); only its fallbacks reach the MPIR tree.
+#   MPIR_CVAR_NOLOCAL=1  the ranks act as if each were on its own node, so their messages go through the UCX
+#       netmod, where mpich_spy.so sees them, not through POSIX shared memory.  The communicator then has no
+#       node_comm and no node_roots_comm: a forced smp algorithm does nothing at all (no send, no reduction),
+#       which is how it is recognised.
+#   LD_PRELOAD=mpich_spy.so (recorder of ucp_tag_send_nbx / ucp_tag_send_sync_nbx).
+# The build goes to ${OBSERVE_BUILD:-build/observe} (relative to the repository root).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+if [[ $# -ne 4 ]]; then
+    echo "usage: $0 JSON_FILE|--builtin COLL NP BYTES" >&2
+    exit 2
+fi
+json=$1 coll=$2 np=$3 bytes=$4
+case $coll in allreduce | reduce | bcast | alltoall | allgather | barrier) ;; *)
+    echo "mpich-observe: unknown collective '$coll'" >&2
+    exit 2
+    ;;
+esac
+if ! [[ $np =~ ^[0-9]+$ && $np -ge 2 && $np -le 4 ]]; then
+    echo "mpich-observe: NP must be 2..4 on this machine (got '$np')" >&2
+    exit 2
+fi
+if ! [[ $bytes =~ ^[0-9]+$ ]]; then
+    echo "mpich-observe: BYTES must be a whole number (got '$bytes')" >&2
+    exit 2
+fi
+env_json=()
+if [[ $json != --builtin ]]; then
+    # MPICH aborts in MPI_Init on a missing file; say so first
+    if [[ ! -r $json ]]; then
+        echo "mpich-observe: cannot read JSON file '$json'" >&2
+        exit 2
+    fi
+    json=$(cd "$(dirname "$json")" && pwd)/$(basename "$json")
+    env_json=(-genv MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE "$json")
+fi
+
+build=${OBSERVE_BUILD:-build/observe}
+[[ $build == /* ]] || build=$root/$build
+mkdir -p "$build"
+if [[ ! -x $build/mpich_spy.so || $here/mpich_spy.c -nt $build/mpich_spy.so || $here/mpich_spy.h -nt $build/mpich_spy.so ]]; then
+    gcc -std=c11 -Wall -Wextra -O2 -fPIC -shared -o "$build/mpich_spy.so" "$here/mpich_spy.c" -ldl
+fi
+if [[ ! -x $build/mpich_once || $here/mpich_once.c -nt $build/mpich_once || $here/mpich_spy.h -nt $build/mpich_once ]]; then
+    mpicc.mpich -std=c11 -Wall -Wextra -O2 -o "$build/mpich_once" "$here/mpich_once.c" -ldl
+fi
+
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+rc=0
+timeout 120 mpiexec.mpich -n "$np" "${env_json[@]}" \
+    -genv MPIR_CVAR_DEVICE_COLLECTIVES none -genv MPIR_CVAR_NOLOCAL 1 -genv LD_PRELOAD "$build/mpich_spy.so" \
+    "$build/mpich_once" "$coll" "$bytes" "${MPICH_OBSERVE_OP:-builtin}" >"$out" 2>"$err" || rc=$?
+if [[ $rc -ne 0 ]]; then
+    cat "$err" >&2
+    echo "mpich-observe: $coll $bytes bytes at $np ranks: no algorithm identified (exit $rc)" >&2
+    exit 2
+fi
+[[ ${MPICH_OBSERVE_VERBOSE:-0} == 1 ]] && cat "$err" >&2
+if [[ $(wc -l <"$out") -ne 1 ]] || ! grep -qE '^MPIR_[A-Za-z]+_intra_[a-z_]+$' "$out"; then
+    cat "$out" "$err" >&2
+    echo "mpich-observe: unexpected output from mpich_once" >&2
+    exit 2
+fi
+cat "$out"

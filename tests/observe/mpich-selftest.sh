@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# mpich-selftest.sh: checks mpich-observe.sh against MPICH 4.0.2 itself at 4 ranks.
+#
+# For each collective and each MPIR algorithm valid at 4 ranks, writes a full MPIR tuning tree (MPICH's built-in
+# MPIR tree, taken from libmpich.so.12, with that collective's subtree replaced by
+# {"comm_type=intra":{"algorithm=MPIR_<Coll>_intra_<alg>":{}}}), runs mpich-observe.sh with it and checks that
+# the observed algorithm is the forced one.  Prints a table (coll, bytes, forced, observed, verdict).
+# Negative control: under MPICH's own tree (no JSON variable) the observed algorithm must be another one than a
+# forced one at the same size.  Exit 1 on any mismatch.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+observe=$here/mpich-observe.sh
+lib=${MPICH_LIB:-/usr/lib/x86_64-linux-gnu/libmpich.so.12}
+np=4
+bytes=4096
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# the MPIR tree is the one embedded JSON string with MPIR_Bcast_intra_* algorithms (the other two are ch4's
+# compositions and the POSIX module's release_gather)
+strings -n 8 "$lib" | grep '"collective=bcast"' | grep 'algorithm=MPIR_Bcast_intra_' >"$tmp/builtin.json"
+if [[ $(wc -l <"$tmp/builtin.json") -ne 1 ]] || ! jq -e . "$tmp/builtin.json" >/dev/null; then
+    echo "mpich-selftest: cannot find MPICH's MPIR tuning tree in $lib" >&2
+    exit 1
+fi
+
+# ALG or ALG:user (the reduction with a user-defined op, whose calls are checked too)
+declare -A algs=(
+    [allreduce]="smp recursive_doubling reduce_scatter_allgather smp:user recursive_doubling:user"
+    [reduce]="binomial smp reduce_scatter_gather binomial:user smp:user"
+    [bcast]="binomial scatter_recursive_doubling_allgather scatter_ring_allgather"
+    [alltoall]="brucks pairwise pairwise_sendrecv_replace scattered"
+    [allgather]="brucks recursive_doubling ring"
+    [barrier]="dissemination"
+)
+# under MPIR_CVAR_NOLOCAL=1 MPI_COMM_WORLD is no parent communicator, and these assert
+# MPIR_Comm_is_parent_comm(comm_ptr); without it their messages go through POSIX shared memory, out of the
+# spy's sight
+unobservable="MPIR_Bcast_intra_smp MPIR_Barrier_intra_smp"
+declare -A Name=([allreduce]=Allreduce [reduce]=Reduce [bcast]=Bcast [alltoall]=Alltoall [allgather]=Allgather
+    [barrier]=Barrier)
+
+start=$SECONDS
+fail=0
+printf '%-10s %6s  %-55s %-55s %s\n' coll bytes forced observed verdict
+# bytes: per process (per block for alltoall/allgather); /u: user-defined op
+for coll in allreduce reduce bcast alltoall allgather barrier; do
+    for spec in ${algs[$coll]}; do
+        alg=${spec%:user} op=builtin label=$bytes
+        [[ $spec == *:user ]] && op=user label="$bytes/u"
+        forced=MPIR_${Name[$coll]}_intra_$alg
+        json=$tmp/$coll-$alg.json
+        jq -c --arg c "collective=$coll" --arg a "algorithm=$forced" '.[$c] = {"comm_type=intra": {($a): {}}}' \
+            "$tmp/builtin.json" >"$json"
+        observed=$(MPICH_OBSERVE_OP=$op "$observe" "$json" "$coll" "$np" "$bytes" 2>"$tmp/err") || observed="(none)"
+        verdict=ok
+        if [[ $observed != "$forced" ]]; then
+            verdict=MISMATCH
+            fail=1
+            sed 's/^/    /' "$tmp/err" >&2
+        fi
+        printf '%-10s %6s  %-55s %-55s %s\n' "$coll" "$label" "$forced" "$observed" "$verdict"
+    done
+done
+for forced in $unobservable; do
+    coll=${forced#MPIR_} coll=${coll%%_*}
+    printf '%-10s %6s  %-55s %-55s %s\n' "${coll,,}" "-" "$forced" "-" "not observable on one node"
+done
+
+# negative control: MPICH's own tree (no JSON variable) at this size picks reduce_scatter_allgather for a 4 KiB
+# MPI_SUM allreduce and scattered for a 4 KiB alltoall; forced recursive_doubling and brucks were observed
+# above, so the observer must report something else here
+for pair in allreduce:recursive_doubling alltoall:brucks; do
+    coll=${pair%%:*} alg=${pair#*:}
+    forced=MPIR_${Name[$coll]}_intra_$alg
+    observed=$("$observe" --builtin "$coll" "$np" "$bytes" 2>"$tmp/err") || observed="(none)"
+    verdict="ok (differs from forced $forced)"
+    if [[ $observed == "$forced" || $observed == "(none)" ]]; then
+        verdict=MISMATCH
+        fail=1
+        sed 's/^/    /' "$tmp/err" >&2
+    fi
+    printf '%-10s %6s  %-55s %-55s %s\n' "$coll" "$bytes" "(builtin tree)" "$observed" "$verdict"
+done
+echo "mpich-selftest: $((SECONDS - start)) s"
+exit $fail
