@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # mpich-observe.sh JSON_FILE COLL NP BYTES
 #
-# Runs COLL (allreduce reduce bcast alltoall allgather barrier) once on NP ranks of this machine under MPICH 4.0.2
-# (mpiexec.mpich, ch4:ucx) with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=JSON_FILE and prints one line: the
-# MPIR algorithm that ran, e.g. MPIR_Allreduce_intra_recursive_doubling.  JSON_FILE "--builtin" runs with
-# MPICH's own tree (the variable unset).  BYTES: per process, per block for alltoall and allgather.  Exit 2,
-# with the observed pattern on stderr, when it matches no known algorithm (or more than one): it never guesses.
+# Runs COLL (allreduce reduce bcast alltoall allgather barrier reduce_scatter) once on NP ranks of this machine
+# under MPICH 4.0.2 (mpiexec.mpich, ch4:ucx) with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=JSON_FILE and prints
+# one line: the MPIR algorithm that ran, e.g. MPIR_Allreduce_intra_recursive_doubling.  JSON_FILE "--builtin"
+# runs with MPICH's own tree (the variable unset).  BYTES: per process, per block for alltoall and allgather, per
+# rank's result for reduce_scatter.  Exit 2, with the observed pattern on stderr, when it matches no known
+# algorithm (or more than one): it never guesses.
 # Reductions use MPI_SUM; MPICH_OBSERVE_OP=user uses a user-defined commutative sum instead, whose calls
 # (count and length on each rank) are then checked against the algorithm as well.
 # MPICH_OBSERVE_VERBOSE=1 prints each rank's sends (destination, size) and op calls on stderr.
@@ -32,7 +33,7 @@ if [[ $# -ne 4 ]]; then
     exit 2
 fi
 json=$1 coll=$2 np=$3 bytes=$4
-case $coll in allreduce | reduce | bcast | alltoall | allgather | barrier) ;; *)
+case $coll in allreduce | reduce | bcast | alltoall | allgather | barrier | reduce_scatter) ;; *)
     echo "mpich-observe: unknown collective '$coll'" >&2
     exit 2
     ;;
@@ -59,10 +60,17 @@ fi
 build=${OBSERVE_BUILD:-build/observe}
 [[ $build == /* ]] || build=$root/$build
 mkdir -p "$build"
-if [[ ! -x $build/mpich_spy.so || $here/mpich_spy.c -nt $build/mpich_spy.so || $here/mpich_spy.h -nt $build/mpich_spy.so ]]; then
+stale() { # stale TARGET SOURCE...: TARGET missing or older than a source
+    local t=$1 f
+    shift
+    [[ -x $t ]] || return 0
+    for f; do [[ $f -nt $t ]] && return 0; done
+    return 1
+}
+if stale "$build/mpich_spy.so" "$here/mpich_spy.c" "$here/mpich_spy.h"; then
     gcc -std=c11 -Wall -Wextra -O2 -fPIC -shared -o "$build/mpich_spy.so" "$here/mpich_spy.c" -ldl
 fi
-if [[ ! -x $build/mpich_once || $here/mpich_once.c -nt $build/mpich_once || $here/mpich_spy.h -nt $build/mpich_once ]]; then
+if stale "$build/mpich_once" "$here/mpich_once.c" "$here/mpich_spy.h"; then
     mpicc.mpich -std=c11 -Wall -Wextra -O2 -o "$build/mpich_once" "$here/mpich_once.c" -ldl
 fi
 
@@ -78,7 +86,7 @@ if [[ $rc -ne 0 ]]; then
     exit 2
 fi
 [[ ${MPICH_OBSERVE_VERBOSE:-0} == 1 ]] && cat "$err" >&2
-if [[ $(wc -l <"$out") -ne 1 ]] || ! grep -qE '^MPIR_[A-Za-z]+_intra_[a-z_]+$' "$out"; then
+if [[ $(wc -l <"$out") -ne 1 ]] || ! grep -qE '^MPIR_[A-Za-z_]+_intra_[a-z_]+$' "$out"; then
     cat "$out" "$err" >&2
     echo "mpich-observe: unexpected output from mpich_once" >&2
     exit 2

@@ -34,19 +34,20 @@ declare -A algs=(
     [alltoall]="brucks pairwise pairwise_sendrecv_replace scattered"
     [allgather]="brucks recursive_doubling ring"
     [barrier]="dissemination"
+    [reduce_scatter]="noncommutative pairwise recursive_doubling recursive_halving recursive_halving:user"
 )
 # under MPIR_CVAR_NOLOCAL=1 MPI_COMM_WORLD is no parent communicator, and these assert
 # MPIR_Comm_is_parent_comm(comm_ptr); without it their messages go through POSIX shared memory, out of the
 # spy's sight
 unobservable="MPIR_Bcast_intra_smp MPIR_Barrier_intra_smp"
 declare -A Name=([allreduce]=Allreduce [reduce]=Reduce [bcast]=Bcast [alltoall]=Alltoall [allgather]=Allgather
-    [barrier]=Barrier)
+    [barrier]=Barrier [reduce_scatter]=Reduce_scatter)
 
 start=$SECONDS
 fail=0
-printf '%-10s %6s  %-55s %-55s %s\n' coll bytes forced observed verdict
-# bytes: per process (per block for alltoall/allgather); /u: user-defined op
-for coll in allreduce reduce bcast alltoall allgather barrier; do
+printf '%-14s %6s  %-55s %-55s %s\n' coll bytes forced observed verdict
+# bytes: per process (per block for alltoall/allgather, per result for reduce_scatter); /u: user-defined op
+for coll in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
     for spec in ${algs[$coll]}; do
         alg=${spec%:user} op=builtin label=$bytes
         [[ $spec == *:user ]] && op=user label="$bytes/u"
@@ -61,12 +62,12 @@ for coll in allreduce reduce bcast alltoall allgather barrier; do
             fail=1
             sed 's/^/    /' "$tmp/err" >&2
         fi
-        printf '%-10s %6s  %-55s %-55s %s\n' "$coll" "$label" "$forced" "$observed" "$verdict"
+        printf '%-14s %6s  %-55s %-55s %s\n' "$coll" "$label" "$forced" "$observed" "$verdict"
     done
 done
 for forced in $unobservable; do
     coll=${forced#MPIR_} coll=${coll%%_*}
-    printf '%-10s %6s  %-55s %-55s %s\n' "${coll,,}" "-" "$forced" "-" "not observable on one node"
+    printf '%-14s %6s  %-55s %-55s %s\n' "${coll,,}" "-" "$forced" "-" "not observable on one node"
 done
 
 # negative control: MPICH's own tree (no JSON variable) at this size picks reduce_scatter_allgather for a 4 KiB
@@ -82,7 +83,7 @@ for pair in allreduce:recursive_doubling alltoall:brucks; do
         fail=1
         sed 's/^/    /' "$tmp/err" >&2
     fi
-    printf '%-10s %6s  %-55s %-55s %s\n' "$coll" "$bytes" "(builtin tree)" "$observed" "$verdict"
+    printf '%-14s %6s  %-55s %-55s %s\n' "$coll" "$bytes" "(builtin tree)" "$observed" "$verdict"
 done
 echo "mpich-selftest: $((SECONDS - start)) s"
 exit $fail

@@ -2,10 +2,11 @@
  *
  *   mpiexec.mpich -n NP [env, see mpich-observe.sh] mpich_once COLL BYTES [builtin|user]
  *
- * COLL: allreduce reduce bcast alltoall allgather barrier.  BYTES: per process (per block for alltoall and
- * allgather; rounded down to whole ints).  Root 0.  The reductions use MPI_SUM on MPI_INT, or with "user" a
- * user-defined commutative sum (MPICH's built-in tree then sees is_op_built_in=no, and reduce_scatter_allgather
- * and reduce_scatter_gather assert HANDLE_IS_BUILTIN(op)).  Records are taken only around the collective:
+ * COLL: allreduce reduce bcast alltoall allgather barrier reduce_scatter.  BYTES: per process (per block for
+ * alltoall and allgather, per rank's result for reduce_scatter; rounded down to whole ints).  Root 0.  The
+ * reductions use MPI_SUM on MPI_INT, or with "user" a user-defined commutative sum (MPICH's built-in tree then
+ * sees is_op_built_in=no, and reduce_scatter_allgather and reduce_scatter_gather assert HANDLE_IS_BUILTIN(op)).
+ * Records are taken only around the collective:
  *   - with "user", the op logs the length of every call on every rank (checked against the algorithm too);
  *   - mpich_spy.so (LD_PRELOAD) logs every UCX tag send, whose endpoint a calibration round after the
  *     collective maps to a destination rank.
@@ -46,17 +47,26 @@ static void sum_op(void *in, void *inout, int *len, MPI_Datatype *dt)
         ((int *)inout)[i] += ((int *)in)[i];
 }
 
-/* ---- expected patterns: per rank, the destinations of its sends in order, and its op call lengths ---- */
+/* ---- expected patterns: per rank, its sends in order (destination and size) and its op call lengths ---- */
 
 struct pattern {
-    char sends[64][TEXT / 8]; /* per rank: "2,1" */
-    char ops[64][TEXT / 8];   /* per rank: "c,c" with numbers */
+    char sends[64][TEXT / 8]; /* per rank: destinations, "2,1" */
+    char sizes[64][TEXT / 8]; /* per rank: bytes, or "x<count>" for a noncontiguous datatype */
+    char ops[64][TEXT / 8];   /* per rank: lengths of the op calls */
+    int sized;                /* sizes modelled (else destinations only) */
+    int ops_unmodelled;       /* op calls not modelled (not compared) */
 };
 
 static void add(char *s, long v)
 {
     size_t n = strlen(s);
     snprintf(s + n, TEXT / 8 - n, "%s%ld", n ? "," : "", v);
+}
+
+static void add_noncontig(char *s, long count)
+{
+    size_t n = strlen(s);
+    snprintf(s + n, TEXT / 8 - n, "%sx%ld", n ? "," : "", count);
 }
 
 static int ilog2(int n)
@@ -67,110 +77,157 @@ static int ilog2(int n)
     return k;
 }
 
-/* binomial tree from root 0: the children rank r sends to, in MPICH's order (largest subtree first) */
-static void binomial_sends(char *s, int r, int np)
+/* binomial tree from root 0: rank r sends to r + m for m from its lowest set bit (np for the root) down */
+static int binomial_top(int r, int np)
 {
     int mask = 1;
     while (mask < np && !(r & mask))
         mask <<= 1;
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (r + mask < np)
-            add(s, r + mask);
+    return mask;
 }
 
-/* fill p for algorithm name at np ranks, c elements per process; 0 when not modelled at this np/c */
+/* fill p for algorithm alg at np ranks, c ints per process (per block for alltoall and allgather, per rank's
+ * result for reduce_scatter); 0 when it is not modelled at this np */
 static int expect(const char *alg, int np, int c, struct pattern *p)
 {
     memset(p, 0, sizeof(*p));
     int pof2 = (1 << ilog2(np)) == np;
+    long b = (long)c * (long)sizeof(int);
+    /* the sizes below assume every halving and chunking divides evenly */
+    p->sized = pof2 && c % np == 0;
+    long ch = b / np; /* the bcast scatter chunk and the reduce-scatter piece */
     for (int r = 0; r < np; r++) {
-        char *s = p->sends[r], *o = p->ops[r];
+        char *s = p->sends[r], *z = p->sizes[r], *o = p->ops[r];
+#define SEND(peer, bytes) (add(s, (peer)), add(z, (bytes)))
         if (!strcmp(alg, "MPIR_Allreduce_intra_recursive_doubling")) {
             if (!pof2)
                 return 0;
             for (int m = 1; m < np; m <<= 1) {
-                add(s, r ^ m);
+                SEND(r ^ m, b);
                 add(o, c);
             }
         } else if (!strcmp(alg, "MPIR_Allreduce_intra_reduce_scatter_allgather")) {
-            if (!pof2 || c % np)
+            if (!pof2)
                 return 0;
-            for (int m = 1, len = c / 2; m < np; m <<= 1, len /= 2) {
-                add(s, r ^ m);
-                add(o, len);
+            for (int m = 1; m < np; m <<= 1) {
+                SEND(r ^ m, b / (2 * m));
+                add(o, c / (2 * m));
             }
             for (int m = np / 2; m > 0; m >>= 1)
-                add(s, r ^ m);
+                SEND(r ^ m, b / (2 * m));
         } else if (!strcmp(alg, "MPIR_Allreduce_intra_smp") || !strcmp(alg, "MPIR_Reduce_intra_smp") ||
                    !strcmp(alg, "MPIR_Bcast_intra_smp") || !strcmp(alg, "MPIR_Barrier_intra_smp")) {
             /* with MPIR_CVAR_NOLOCAL=1 the communicator has neither node_comm nor node_roots_comm: the smp
-             * algorithms skip every step and send nothing, reduce nothing */
+             * algorithms of allreduce and reduce skip every step, sending nothing, reducing nothing (those of
+             * bcast and barrier assert that the communicator is a parent one) */
         } else if (!strcmp(alg, "MPIR_Reduce_intra_binomial")) {
-            /* commutative op, root 0: receive from children (smallest subtree first), then send to parent */
+            /* commutative op, root 0: reduce what the children send (smallest subtree first), send to parent */
             int m = 1;
             for (; m < np && !(r & m); m <<= 1)
                 if (r + m < np)
                     add(o, c);
             if (r)
-                add(s, r & ~m);
+                SEND(r & ~m, b);
         } else if (!strcmp(alg, "MPIR_Reduce_intra_reduce_scatter_gather")) {
-            if (!pof2 || c % np)
+            if (!pof2)
                 return 0;
-            for (int m = 1, len = c / 2; m < np; m <<= 1, len /= 2) {
-                add(s, r ^ m);
-                add(o, len);
+            for (int m = 1; m < np; m <<= 1) {
+                SEND(r ^ m, b / (2 * m));
+                add(o, c / (2 * m));
             }
-            /* gather of the pieces to root 0: mask from pof2/2 down, send at the first bit set in r */
+            /* gather of the pieces to root 0: mask from np/2 down, send at the first bit set in r, holding
+             * np/(2m) pieces by then */
             for (int m = np / 2; m > 0; m >>= 1)
                 if (r & m) {
-                    add(s, r ^ m);
+                    SEND(r ^ m, b / (2 * m));
                     break;
                 }
         } else if (!strcmp(alg, "MPIR_Bcast_intra_binomial")) {
-            binomial_sends(s, r, np);
-        } else if (!strcmp(alg, "MPIR_Bcast_intra_scatter_recursive_doubling_allgather")) {
-            if (!pof2)
+            for (int m = binomial_top(r, np) >> 1; m > 0; m >>= 1)
+                if (r + m < np)
+                    SEND(r + m, b);
+        } else if (!strcmp(alg, "MPIR_Bcast_intra_scatter_recursive_doubling_allgather") ||
+                   !strcmp(alg, "MPIR_Bcast_intra_scatter_ring_allgather")) {
+            int rd = strstr(alg, "recursive_doubling") != NULL;
+            if (rd && !pof2)
                 return 0;
-            binomial_sends(s, r, np);
-            for (int m = 1; m < np; m <<= 1)
-                add(s, r ^ m);
-        } else if (!strcmp(alg, "MPIR_Bcast_intra_scatter_ring_allgather")) {
-            binomial_sends(s, r, np);
-            for (int i = 1; i < np; i++)
-                add(s, (r + 1) % np);
+            /* binomial scatter: the subtree of r + m gets m chunks */
+            for (int m = binomial_top(r, np) >> 1; m > 0; m >>= 1)
+                if (r + m < np)
+                    SEND(r + m, m * ch);
+            for (int m = 1; rd && m < np; m <<= 1)
+                SEND(r ^ m, m * ch);
+            for (int i = 1; !rd && i < np; i++)
+                SEND((r + 1) % np, ch);
         } else if (!strcmp(alg, "MPIR_Allgather_intra_ring")) {
             for (int i = 1; i < np; i++)
-                add(s, (r + 1) % np);
+                SEND((r + 1) % np, b);
         } else if (!strcmp(alg, "MPIR_Allgather_intra_recursive_doubling")) {
             if (!pof2)
                 return 0;
             for (int m = 1; m < np; m <<= 1)
-                add(s, r ^ m);
+                SEND(r ^ m, m * b);
         } else if (!strcmp(alg, "MPIR_Allgather_intra_brucks")) {
             if (!pof2)
                 return 0;
             for (int m = 1; m < np; m <<= 1)
-                add(s, (r - m + np) % np);
+                SEND((r - m + np) % np, m * b);
         } else if (!strcmp(alg, "MPIR_Alltoall_intra_brucks")) {
-            for (int m = 1; m < np; m <<= 1)
-                add(s, (r + m) % np);
+            if (!pof2)
+                return 0;
+            for (int m = 1; m < np; m <<= 1) /* packs the np/2 blocks whose index has bit m */
+                SEND((r + m) % np, np / 2 * b);
         } else if (!strcmp(alg, "MPIR_Alltoall_intra_scattered")) {
             if (np > 32) /* MPIR_CVAR_ALLTOALL_THROTTLE batches */
                 return 0;
             for (int i = 0; i < np; i++) /* i = 0: to itself, through UCX too */
-                add(s, (r - i + np) % np);
+                SEND((r - i + np) % np, b);
         } else if (!strcmp(alg, "MPIR_Alltoall_intra_pairwise")) {
             for (int i = 1; i < np; i++)
-                add(s, pof2 ? r ^ i : (r + i) % np);
+                SEND(pof2 ? r ^ i : (r + i) % np, b);
         } else if (!strcmp(alg, "MPIR_Alltoall_intra_pairwise_sendrecv_replace")) {
             for (int j = 0; j < np; j++) /* j = r: MPIC_Sendrecv_replace with itself */
-                add(s, j);
+                SEND(j, b);
         } else if (!strcmp(alg, "MPIR_Barrier_intra_dissemination")) {
             for (int m = 1; m < np; m <<= 1)
-                add(s, (r + m) % np);
+                SEND((r + m) % np, 0);
+        } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_recursive_halving")) {
+            if (!pof2)
+                return 0;
+            for (int m = np / 2; m > 0; m >>= 1) {
+                SEND(r ^ m, m * b);
+                add(o, m * c);
+            }
+        } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_pairwise")) {
+            for (int i = 1; i < np; i++) {
+                SEND((r + i) % np, b);
+                add(o, c);
+            }
+        } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_recursive_doubling")) {
+            if (!pof2)
+                return 0;
+            /* at mask m, all blocks but those of r's subtree [root, root + m): an indexed datatype of two
+             * pieces, sent as 1 element, which MPICH finds contiguous when the upper piece is empty */
+            p->ops_unmodelled = 1;
+            for (int m = 1; m < np; m <<= 1) {
+                int root = r & ~(m - 1);
+                add(s, r ^ m);
+                if (root + m >= np)
+                    add(z, (np - m) * b);
+                else
+                    add_noncontig(z, 1);
+            }
+        } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_noncommutative")) {
+            if (!pof2)
+                return 0;
+            for (int m = 1; m < np; m <<= 1) {
+                SEND(r ^ m, np / (2 * m) * b);
+                add(o, np / (2 * m) * c);
+            }
         } else {
             return 0;
         }
+#undef SEND
     }
     return 1;
 }
@@ -195,11 +252,17 @@ static const char *const algs[] = {
     "MPIR_Allgather_intra_ring",
     "MPIR_Barrier_intra_smp",
     "MPIR_Barrier_intra_dissemination",
+    "MPIR_Reduce_scatter_intra_noncommutative",
+    "MPIR_Reduce_scatter_intra_pairwise",
+    "MPIR_Reduce_scatter_intra_recursive_doubling",
+    "MPIR_Reduce_scatter_intra_recursive_halving",
 };
 
-static const char *const colls[] = {"allreduce", "reduce", "bcast", "alltoall", "allgather", "barrier"};
-static const char *const prefixes[] = {"MPIR_Allreduce_", "MPIR_Reduce_", "MPIR_Bcast_",
-                                       "MPIR_Alltoall_", "MPIR_Allgather_", "MPIR_Barrier_"};
+static const char *const colls[] = {"allreduce", "reduce",    "bcast",         "alltoall",
+                                    "allgather", "barrier", "reduce_scatter"};
+static const char *const prefixes[] = {"MPIR_Allreduce_intra_", "MPIR_Reduce_intra_",  "MPIR_Bcast_intra_",
+                                       "MPIR_Alltoall_intra_",  "MPIR_Allgather_intra_", "MPIR_Barrier_intra_",
+                                       "MPIR_Reduce_scatter_intra_"};
 
 static void run(int coll, int c, int np, int me, int user_op)
 {
@@ -221,7 +284,14 @@ static void run(int coll, int c, int np, int me, int user_op)
     case 2: MPI_Bcast(a, c, MPI_INT, 0, MPI_COMM_WORLD); break;
     case 3: MPI_Alltoall(a, c, MPI_INT, b, c, MPI_INT, MPI_COMM_WORLD); break;
     case 4: MPI_Allgather(a, c, MPI_INT, b, c, MPI_INT, MPI_COMM_WORLD); break;
-    default: MPI_Barrier(MPI_COMM_WORLD); break;
+    case 5: MPI_Barrier(MPI_COMM_WORLD); break;
+    default: {
+        int counts[64];
+        for (int i = 0; i < np; i++)
+            counts[i] = c;
+        MPI_Reduce_scatter(a, b, counts, MPI_INT, op, MPI_COMM_WORLD);
+        break;
+    }
     }
     if (record)
         record(0);
@@ -288,10 +358,11 @@ int main(int argc, char **argv)
             coll = i;
     long bytes = args_ok ? atol(argv[2]) : -1;
     int user_op = argc == 4 && !strcmp(argv[3], "user");
-    if (coll < 0 || bytes < 0 || np > 64) {
+    /* a collective on 0 elements sends nothing, like a forced smp: refuse it rather than guess */
+    if (coll < 0 || bytes < 0 || (coll != 5 && bytes < (long)sizeof(int)) || np > 64) {
         if (me == 0)
-            fprintf(stderr, "usage: mpich_once allreduce|reduce|bcast|alltoall|allgather|barrier BYTES [builtin|user]"
-                            " (<= 64 ranks)\n");
+            fprintf(stderr, "usage: mpich_once allreduce|reduce|bcast|alltoall|allgather|barrier|reduce_scatter BYTES"
+                            " [builtin|user]\n(BYTES >= 4 but for barrier, <= 64 ranks)\n");
         MPI_Finalize();
         return 2;
     }
@@ -324,7 +395,8 @@ int main(int argc, char **argv)
                 continue;
             int match = 1;
             for (int r = 0; r < np && match; r++)
-                match = !strcmp(p.sends[r], sends[r]) && (!user_op || !strcmp(p.ops[r], ops[r]));
+                match = !strcmp(p.sends[r], sends[r]) && (!p.sized || !strcmp(p.sizes[r], sizes[r])) &&
+                        (!user_op || p.ops_unmodelled || !strcmp(p.ops[r], ops[r]));
             if (match) {
                 found = algs[i];
                 n_found++;
