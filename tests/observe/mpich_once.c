@@ -4,9 +4,9 @@
  *
  * COLL: allreduce reduce bcast alltoall allgather barrier reduce_scatter.  BYTES: per process (per block for
  * alltoall and allgather, per rank's result for reduce_scatter; rounded down to whole ints).  Root 0.  The
- * reductions use MPI_SUM on MPI_INT, or with "user" a user-defined commutative sum (MPICH's built-in tree then
- * sees is_op_built_in=no, and reduce_scatter_allgather and reduce_scatter_gather assert HANDLE_IS_BUILTIN(op)).
- * Records are taken only around the collective:
+ * reductions use MPI_SUM on MPI_INT, or with "user" a user-defined commutative sum (MPICH's built-in tree
+ * then sees is_op_built_in=no, and reduce_scatter_allgather and reduce_scatter_gather assert
+ * HANDLE_IS_BUILTIN(op)). Records are taken only around the collective:
  *   - with "user", the op logs the length of every call on every rank (checked against the algorithm too);
  *   - mpich_spy.so (LD_PRELOAD) logs every UCX tag send, whose endpoint a calibration round after the
  *     collective maps to a destination rank.
@@ -121,7 +121,8 @@ static int expect(const char *alg, int np, int c, struct pattern *p)
              * algorithms of allreduce and reduce skip every step, sending nothing, reducing nothing (those of
              * bcast and barrier assert that the communicator is a parent one) */
         } else if (!strcmp(alg, "MPIR_Reduce_intra_binomial")) {
-            /* commutative op, root 0: reduce what the children send (smallest subtree first), send to parent */
+            /* commutative op, root 0: reduce what the children send (smallest subtree first), send to parent
+             */
             int m = 1;
             for (; m < np && !(r & m); m <<= 1)
                 if (r + m < np)
@@ -258,33 +259,33 @@ static const char *const algs[] = {
     "MPIR_Reduce_scatter_intra_recursive_halving",
 };
 
-static const char *const colls[] = {"allreduce", "reduce",    "bcast",         "alltoall",
+static const char *const colls[] = {"allreduce", "reduce",  "bcast",         "alltoall",
                                     "allgather", "barrier", "reduce_scatter"};
-static const char *const prefixes[] = {"MPIR_Allreduce_intra_", "MPIR_Reduce_intra_",  "MPIR_Bcast_intra_",
-                                       "MPIR_Alltoall_intra_",  "MPIR_Allgather_intra_", "MPIR_Barrier_intra_",
-                                       "MPIR_Reduce_scatter_intra_"};
+static const char *const prefixes[] = {
+    "MPIR_Allreduce_intra_", "MPIR_Reduce_intra_",  "MPIR_Bcast_intra_",         "MPIR_Alltoall_intra_",
+    "MPIR_Allgather_intra_", "MPIR_Barrier_intra_", "MPIR_Reduce_scatter_intra_"};
 
-static void run(int coll, int c, int np, int me, int user_op)
+static void call(int coll, int c, int np, int *a, int *b, MPI_Op op)
 {
-    int *a = calloc((size_t)c * np + 1, sizeof(int)), *b = calloc((size_t)c * np + 1, sizeof(int));
-    MPI_Op op = MPI_SUM;
-    if (user_op)
-        MPI_Op_create(sum_op, 1, &op);
-    for (int i = 0; i < c * np; i++)
-        a[i] = me + i;
-    void *spy = dlsym(RTLD_DEFAULT, "mpich_spy_record");
-    mpich_spy_record_fn record = (mpich_spy_record_fn)spy;
-    MPI_Barrier(MPI_COMM_WORLD);
-    op_on = 1;
-    if (record)
-        record(1);
     switch (coll) {
-    case 0: MPI_Allreduce(a, b, c, MPI_INT, op, MPI_COMM_WORLD); break;
-    case 1: MPI_Reduce(a, b, c, MPI_INT, op, 0, MPI_COMM_WORLD); break;
-    case 2: MPI_Bcast(a, c, MPI_INT, 0, MPI_COMM_WORLD); break;
-    case 3: MPI_Alltoall(a, c, MPI_INT, b, c, MPI_INT, MPI_COMM_WORLD); break;
-    case 4: MPI_Allgather(a, c, MPI_INT, b, c, MPI_INT, MPI_COMM_WORLD); break;
-    case 5: MPI_Barrier(MPI_COMM_WORLD); break;
+    case 0:
+        MPI_Allreduce(a, b, c, MPI_INT, op, MPI_COMM_WORLD);
+        break;
+    case 1:
+        MPI_Reduce(a, b, c, MPI_INT, op, 0, MPI_COMM_WORLD);
+        break;
+    case 2:
+        MPI_Bcast(a, c, MPI_INT, 0, MPI_COMM_WORLD);
+        break;
+    case 3:
+        MPI_Alltoall(a, c, MPI_INT, b, c, MPI_INT, MPI_COMM_WORLD);
+        break;
+    case 4:
+        MPI_Allgather(a, c, MPI_INT, b, c, MPI_INT, MPI_COMM_WORLD);
+        break;
+    case 5:
+        MPI_Barrier(MPI_COMM_WORLD);
+        break;
     default: {
         int counts[64];
         for (int i = 0; i < np; i++)
@@ -293,6 +294,27 @@ static void run(int coll, int c, int np, int me, int user_op)
         break;
     }
     }
+}
+
+/* MPICH_ONCE_WARMUP=N: N unrecorded calls of the same collective first (the POSIX release_gather path, when
+ * it is reachable, only starts after MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD calls) */
+static void run(int coll, int c, int np, int me, int user_op)
+{
+    int *a = calloc((size_t)c * np + 1, sizeof(int)), *b = calloc((size_t)c * np + 1, sizeof(int));
+    MPI_Op op = MPI_SUM;
+    if (user_op)
+        MPI_Op_create(sum_op, 1, &op);
+    for (int i = 0; i < c * np; i++)
+        a[i] = me + i;
+    const char *w = getenv("MPICH_ONCE_WARMUP");
+    for (int i = 0, n = w ? atoi(w) : 0; i < n; i++)
+        call(coll, c, np, a, b, op);
+    mpich_spy_record_fn record = (mpich_spy_record_fn)dlsym(RTLD_DEFAULT, "mpich_spy_record");
+    MPI_Barrier(MPI_COMM_WORLD);
+    op_on = 1;
+    if (record)
+        record(1);
+    call(coll, c, np, a, b, op);
     if (record)
         record(0);
     op_on = 0;
@@ -361,8 +383,9 @@ int main(int argc, char **argv)
     /* a collective on 0 elements sends nothing, like a forced smp: refuse it rather than guess */
     if (coll < 0 || bytes < 0 || (coll != 5 && bytes < (long)sizeof(int)) || np > 64) {
         if (me == 0)
-            fprintf(stderr, "usage: mpich_once allreduce|reduce|bcast|alltoall|allgather|barrier|reduce_scatter BYTES"
-                            " [builtin|user]\n(BYTES >= 4 but for barrier, <= 64 ranks)\n");
+            fprintf(stderr,
+                    "usage: mpich_once allreduce|reduce|bcast|alltoall|allgather|barrier|reduce_scatter BYTES"
+                    " [builtin|user]\n(BYTES >= 4 but for barrier, <= 64 ranks)\n");
         MPI_Finalize();
         return 2;
     }
@@ -386,7 +409,8 @@ int main(int argc, char **argv)
         }
         if (getenv("MPICH_OBSERVE_VERBOSE") && *getenv("MPICH_OBSERVE_VERBOSE") == '1')
             for (int r = 0; r < np; r++)
-                fprintf(stderr, "rank %d: sends to [%s] sizes [%s] op lens [%s]\n", r, sends[r], sizes[r], ops[r]);
+                fprintf(stderr, "rank %d: sends to [%s] sizes [%s] op lens [%s]\n", r, sends[r], sizes[r],
+                        ops[r]);
         const char *found = NULL;
         int n_found = 0;
         static struct pattern p;
@@ -403,13 +427,16 @@ int main(int argc, char **argv)
             }
         }
         if (!ok) {
-            fprintf(stderr, "mpich_once: no send record (is mpich_spy.so preloaded and MPIR_CVAR_NOLOCAL=1?)\n");
+            fprintf(stderr,
+                    "mpich_once: no send record (is mpich_spy.so preloaded and MPIR_CVAR_NOLOCAL=1?)\n");
             rc = 2;
         } else if (n_found != 1) {
-            fprintf(stderr, "mpich_once: %s %ld bytes at %d ranks: the pattern matches %s known MPIR algorithm\n",
+            fprintf(stderr,
+                    "mpich_once: %s %ld bytes at %d ranks: the pattern matches %s known MPIR algorithm\n",
                     colls[coll], bytes, np, n_found ? "more than one" : "no");
             for (int r = 0; r < np; r++)
-                fprintf(stderr, "  rank %d: sends to [%s] sizes [%s] op lens [%s]\n", r, sends[r], sizes[r], ops[r]);
+                fprintf(stderr, "  rank %d: sends to [%s] sizes [%s] op lens [%s]\n", r, sends[r], sizes[r],
+                        ops[r]);
             rc = 2;
         } else {
             printf("%s\n", found);

@@ -6,9 +6,9 @@
 #include <stdint.h>
 
 struct mpich_spy_event {
-    const void *ep;  /* UCX endpoint the send went to; mpich_spy_peer maps it to a rank */
-    uint64_t tag;    /* UCX tag (context id, source rank, MPI tag) */
-    size_t count;    /* bytes when contig, else elements of a noncontiguous MPI datatype */
+    const void *ep; /* UCX endpoint the send went to; mpich_spy_peer maps it to a rank */
+    uint64_t tag;   /* UCX tag (context id, source rank, MPI tag) */
+    size_t count;   /* bytes when contig, else elements of a noncontiguous MPI datatype */
     int contig;
 };
 
