@@ -12,16 +12,16 @@
 # MPICH_OBSERVE_VERBOSE=1 prints each rank's sends (destination, size) and op calls on stderr.
 #
 # Besides the JSON file, every run sets:
-#   MPIR_CVAR_DEVICE_COLLECTIVES=none  MPI_<Coll> goes straight to MPIR_<Coll>_impl and its
-#       MPIR_<Coll>_allcomm_auto, the MPIR tree the JSON file replaces.  By default (percoll) it goes to
-#       MPID_<Coll> first, ch4's own tree (compositions), and on one node allreduce/reduce/bcast/barrier land in
-#       the POSIX module, whose tree picks release_gather once the communicator has made 5 such calls
-#       (MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD); only its fallbacks reach the MPIR tree.
-#   MPIR_CVAR_NOLOCAL=1  the ranks act as if each were on its own node, so their messages go through the UCX
-#       netmod, where mpich_spy.so sees them, not through POSIX shared memory.  The communicator then has no
-#       node_comm and no node_roots_comm: a forced smp algorithm does nothing at all (no send, no reduction),
-#       which is how it is recognised.
-#   LD_PRELOAD=mpich_spy.so (recorder of ucp_tag_send_nbx / ucp_tag_send_sync_nbx).
+#   MPIR_CVAR_DEVICE_COLLECTIVES=none: MPI_<Coll> calls MPIR_<Coll>_impl, whose MPIR_<Coll>_allcomm_auto searches
+#       the MPIR tree the JSON file replaces (maint/gen_coll.py writes MPIR_<Coll>; src/mpi/coll/src/coll_impl.c
+#       documents the variable).  By default (percoll) it calls MPID_<Coll> first: ch4's own tree of
+#       compositions (src/mpid/ch4/src/ch4_coll.h, ch4_coll_impl.h), which on one node sends allreduce to the
+#       POSIX module (composition gamma) and bcast, reduce and barrier to node-level compositions (alpha, beta)
+#       whose POSIX part may pick release_gather, from the 5th such call on (MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD,
+#       src/mpid/ch4/shm/posix/posix_coll_release_gather.h), instead of the MPIR tree.
+#   LD_PRELOAD=mpich_spy.so: records ucp_tag_send_nbx / ucp_tag_send_sync_nbx calls; this MPICH sends between
+#       ranks of one node through UCX as well, so no MPIR_CVAR_NOLOCAL is needed (with it, MPI_COMM_WORLD would
+#       have no node_comm and the smp algorithms would do nothing or assert).
 # The build goes to ${OBSERVE_BUILD:-build/observe} (relative to the repository root).
 set -euo pipefail
 
@@ -78,7 +78,7 @@ out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 rc=0
 timeout 120 mpiexec.mpich -n "$np" "${env_json[@]}" \
-    -genv MPIR_CVAR_DEVICE_COLLECTIVES none -genv MPIR_CVAR_NOLOCAL 1 -genv LD_PRELOAD "$build/mpich_spy.so" \
+    -genv MPIR_CVAR_DEVICE_COLLECTIVES none -genv LD_PRELOAD "$build/mpich_spy.so" \
     "$build/mpich_once" "$coll" "$bytes" "${MPICH_OBSERVE_OP:-builtin}" >"$out" 2>"$err" || rc=$?
 if [[ $rc -ne 0 ]]; then
     cat "$err" >&2

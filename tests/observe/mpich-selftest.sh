@@ -3,8 +3,9 @@
 #
 # For each collective and each MPIR algorithm valid at 4 ranks, writes a full MPIR tuning tree (MPICH's built-in
 # MPIR tree, taken from libmpich.so.12, with that collective's subtree replaced by
-# {"comm_type=intra":{"algorithm=MPIR_<Coll>_intra_<alg>":{}}}), runs mpich-observe.sh with it and checks that
-# the observed algorithm is the forced one.  Prints a table (coll, bytes, forced, observed, verdict).
+# {"comm_type=intra":{"algorithm=MPIR_<Coll>_intra_<alg>":{}}}, or for smp by
+# {"comm_type=intra":{"comm_hierarchy=parent":{"algorithm=MPIR_<Coll>_intra_smp":{}},"comm_hierarchy=any":<the
+# built-in subtree>}}), runs mpich-observe.sh with it and checks that the observed algorithm is the forced one.  Prints a table (coll, bytes, forced, observed, verdict).
 # Negative control: under MPICH's own tree (no JSON variable) the observed algorithm must be another one than a
 # forced one at the same size.  Exit 1 on any mismatch.
 set -euo pipefail
@@ -30,16 +31,12 @@ fi
 declare -A algs=(
     [allreduce]="smp recursive_doubling reduce_scatter_allgather smp:user recursive_doubling:user"
     [reduce]="binomial smp reduce_scatter_gather binomial:user smp:user"
-    [bcast]="binomial scatter_recursive_doubling_allgather scatter_ring_allgather"
+    [bcast]="binomial scatter_recursive_doubling_allgather scatter_ring_allgather smp"
     [alltoall]="brucks pairwise pairwise_sendrecv_replace scattered"
     [allgather]="brucks recursive_doubling ring"
-    [barrier]="dissemination"
+    [barrier]="dissemination smp"
     [reduce_scatter]="noncommutative pairwise recursive_doubling recursive_halving recursive_halving:user"
 )
-# under MPIR_CVAR_NOLOCAL=1 MPI_COMM_WORLD is no parent communicator, and these assert
-# MPIR_Comm_is_parent_comm(comm_ptr); without it their messages go through POSIX shared memory, out of the
-# spy's sight
-unobservable="MPIR_Bcast_intra_smp MPIR_Barrier_intra_smp"
 declare -A Name=([allreduce]=Allreduce [reduce]=Reduce [bcast]=Bcast [alltoall]=Alltoall [allgather]=Allgather
     [barrier]=Barrier [reduce_scatter]=Reduce_scatter)
 
@@ -53,8 +50,18 @@ for coll in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
         [[ $spec == *:user ]] && op=user label="$bytes/u"
         forced=MPIR_${Name[$coll]}_intra_$alg
         json=$tmp/$coll-$alg.json
-        jq -c --arg c "collective=$coll" --arg a "algorithm=$forced" '.[$c] = {"comm_type=intra": {($a): {}}}' \
-            "$tmp/builtin.json" >"$json"
+        if [[ $alg == smp ]]; then
+            # smp runs the same collective (bcast, reduce, barrier) again on node_comm, which must not pick smp
+            # in turn: bcast and barrier smp assert a parent communicator, reduce smp does nothing there.  Force
+            # it on parent communicators only, as MPICH's own tree does, and keep the rest of the subtree
+            jq -c --arg c "collective=$coll" --arg a "algorithm=$forced" \
+                '.[$c]["comm_type=intra"] = {"comm_hierarchy=parent": {($a): {}},
+                                             "comm_hierarchy=any": .[$c]["comm_type=intra"]}' \
+                "$tmp/builtin.json" >"$json"
+        else
+            jq -c --arg c "collective=$coll" --arg a "algorithm=$forced" '.[$c] = {"comm_type=intra": {($a): {}}}' \
+                "$tmp/builtin.json" >"$json"
+        fi
         observed=$(MPICH_OBSERVE_OP=$op "$observe" "$json" "$coll" "$np" "$bytes" 2>"$tmp/err") || observed="(none)"
         verdict=ok
         if [[ $observed != "$forced" ]]; then
@@ -64,10 +71,6 @@ for coll in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
         fi
         printf '%-14s %6s  %-55s %-55s %s\n' "$coll" "$label" "$forced" "$observed" "$verdict"
     done
-done
-for forced in $unobservable; do
-    coll=${forced#MPIR_} coll=${coll%%_*}
-    printf '%-14s %6s  %-55s %-55s %s\n' "${coll,,}" "-" "$forced" "-" "not observable on one node"
 done
 
 # negative control: MPICH's own tree (no JSON variable) at this size picks reduce_scatter_allgather for a 4 KiB

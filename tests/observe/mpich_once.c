@@ -29,8 +29,9 @@
 struct record {
     int n_ops;
     int op_len[MAX_REC];
-    int n_sends;       /* -1: the spy overflowed or is missing */
-    int peer[MAX_REC]; /* -1: endpoint not calibrated */
+    int n_sends;        /* -1: the spy overflowed or is missing */
+    int peer[MAX_REC];  /* -1: endpoint not calibrated */
+    char comm[MAX_REC]; /* 'w': a collective on MPI_COMM_WORLD, 'n': on its node_comm, '?': other */
     long bytes[MAX_REC];
     int contig[MAX_REC];
 };
@@ -50,7 +51,7 @@ static void sum_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* ---- expected patterns: per rank, its sends in order (destination and size) and its op call lengths ---- */
 
 struct pattern {
-    char sends[64][TEXT / 8]; /* per rank: destinations, "2,1" */
+    char sends[64][TEXT / 8]; /* per rank: communicator and destination, "w2,w1" */
     char sizes[64][TEXT / 8]; /* per rank: bytes, or "x<count>" for a noncontiguous datatype */
     char ops[64][TEXT / 8];   /* per rank: lengths of the op calls */
     int sized;                /* sizes modelled (else destinations only) */
@@ -61,6 +62,19 @@ static void add(char *s, long v)
 {
     size_t n = strlen(s);
     snprintf(s + n, TEXT / 8 - n, "%s%ld", n ? "," : "", v);
+}
+
+static void add_peer(char *s, char comm, int peer)
+{
+    size_t n = strlen(s);
+    snprintf(s + n, TEXT / 8 - n, "%s%c%d", n ? "," : "", comm, peer);
+}
+
+static void cat(char *s, const char *t)
+{
+    size_t n = strlen(s);
+    if (*t)
+        snprintf(s + n, TEXT / 8 - n, "%s%s", n ? "," : "", t);
 }
 
 static void add_noncontig(char *s, long count)
@@ -86,19 +100,20 @@ static int binomial_top(int r, int np)
     return mask;
 }
 
-/* fill p for algorithm alg at np ranks, c ints per process (per block for alltoall and allgather, per rank's
- * result for reduce_scatter); 0 when it is not modelled at this np */
-static int expect(const char *alg, int np, int c, struct pattern *p)
+/* fill p for algorithm alg run on communicator comm ('w' or 'n', all np ranks), c ints per process (per block
+ * for alltoall and allgather, per rank's result for reduce_scatter), b = the bytes of those (1 for the byte
+ * that barrier smp broadcasts); 0 when it is not modelled at this np */
+static int expect(const char *alg, int np, int c, long b, char comm, struct pattern *p)
 {
     memset(p, 0, sizeof(*p));
     int pof2 = (1 << ilog2(np)) == np;
-    long b = (long)c * (long)sizeof(int);
-    /* the sizes below assume every halving and chunking divides evenly */
-    p->sized = pof2 && c % np == 0;
-    long ch = b / np; /* the bcast scatter chunk and the reduce-scatter piece */
+    /* sizes of the algorithms that halve or chunk are modelled when that divides evenly */
+    int even = pof2 && c % np == 0 && b % np == 0;
+    p->sized = 1;
+    long ch = b / np; /* the bcast scatter chunk */
     for (int r = 0; r < np; r++) {
         char *s = p->sends[r], *z = p->sizes[r], *o = p->ops[r];
-#define SEND(peer, bytes) (add(s, (peer)), add(z, (bytes)))
+#define SEND(peer, bytes) (add_peer(s, comm, (peer)), add(z, (bytes)))
         if (!strcmp(alg, "MPIR_Allreduce_intra_recursive_doubling")) {
             if (!pof2)
                 return 0;
@@ -109,17 +124,13 @@ static int expect(const char *alg, int np, int c, struct pattern *p)
         } else if (!strcmp(alg, "MPIR_Allreduce_intra_reduce_scatter_allgather")) {
             if (!pof2)
                 return 0;
+            p->sized = even;
             for (int m = 1; m < np; m <<= 1) {
                 SEND(r ^ m, b / (2 * m));
                 add(o, c / (2 * m));
             }
             for (int m = np / 2; m > 0; m >>= 1)
                 SEND(r ^ m, b / (2 * m));
-        } else if (!strcmp(alg, "MPIR_Allreduce_intra_smp") || !strcmp(alg, "MPIR_Reduce_intra_smp") ||
-                   !strcmp(alg, "MPIR_Bcast_intra_smp") || !strcmp(alg, "MPIR_Barrier_intra_smp")) {
-            /* with MPIR_CVAR_NOLOCAL=1 the communicator has neither node_comm nor node_roots_comm: the smp
-             * algorithms of allreduce and reduce skip every step, sending nothing, reducing nothing (those of
-             * bcast and barrier assert that the communicator is a parent one) */
         } else if (!strcmp(alg, "MPIR_Reduce_intra_binomial")) {
             /* commutative op, root 0: reduce what the children send (smallest subtree first), send to parent
              */
@@ -132,6 +143,7 @@ static int expect(const char *alg, int np, int c, struct pattern *p)
         } else if (!strcmp(alg, "MPIR_Reduce_intra_reduce_scatter_gather")) {
             if (!pof2)
                 return 0;
+            p->sized = even;
             for (int m = 1; m < np; m <<= 1) {
                 SEND(r ^ m, b / (2 * m));
                 add(o, c / (2 * m));
@@ -152,6 +164,7 @@ static int expect(const char *alg, int np, int c, struct pattern *p)
             int rd = strstr(alg, "recursive_doubling") != NULL;
             if (rd && !pof2)
                 return 0;
+            p->sized = even;
             /* binomial scatter: the subtree of r + m gets m chunks */
             for (int m = binomial_top(r, np) >> 1; m > 0; m >>= 1)
                 if (r + m < np)
@@ -195,6 +208,7 @@ static int expect(const char *alg, int np, int c, struct pattern *p)
         } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_recursive_halving")) {
             if (!pof2)
                 return 0;
+            p->sized = even;
             for (int m = np / 2; m > 0; m >>= 1) {
                 SEND(r ^ m, m * b);
                 add(o, m * c);
@@ -207,12 +221,13 @@ static int expect(const char *alg, int np, int c, struct pattern *p)
         } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_recursive_doubling")) {
             if (!pof2)
                 return 0;
+            p->sized = even;
             /* at mask m, all blocks but those of r's subtree [root, root + m): an indexed datatype of two
              * pieces, sent as 1 element, which MPICH finds contiguous when the upper piece is empty */
             p->ops_unmodelled = 1;
             for (int m = 1; m < np; m <<= 1) {
                 int root = r & ~(m - 1);
-                add(s, r ^ m);
+                add_peer(s, comm, r ^ m);
                 if (root + m >= np)
                     add(z, (np - m) * b);
                 else
@@ -221,6 +236,7 @@ static int expect(const char *alg, int np, int c, struct pattern *p)
         } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_noncommutative")) {
             if (!pof2)
                 return 0;
+            p->sized = even;
             for (int m = 1; m < np; m <<= 1) {
                 SEND(r ^ m, np / (2 * m) * b);
                 add(o, np / (2 * m) * c);
@@ -324,14 +340,94 @@ static void run(int coll, int c, int np, int me, int user_op)
     free(b);
 }
 
+typedef char table[64][TEXT / 8];
+
+static int same(const struct pattern *p, int np, int user_op, table sends, table sizes, table ops)
+{
+    for (int r = 0; r < np; r++)
+        if (strcmp(p->sends[r], sends[r]) || (p->sized && strcmp(p->sizes[r], sizes[r])) ||
+            (user_op && !p->ops_unmodelled && strcmp(p->ops[r], ops[r])))
+            return 0;
+    return 1;
+}
+
+/* p = first then second, rank by rank */
+static void compose(struct pattern *p, const struct pattern *first, const struct pattern *second)
+{
+    *p = *first;
+    for (int r = 0; r < 64; r++) {
+        cat(p->sends[r], second->sends[r]);
+        cat(p->sizes[r], second->sizes[r]);
+        cat(p->ops[r], second->ops[r]);
+    }
+    p->sized = first->sized && second->sized;
+    p->ops_unmodelled = first->ops_unmodelled || second->ops_unmodelled;
+}
+
+/* the algorithms an smp algorithm runs on the node_comm (with MPIR_CVAR_DEVICE_COLLECTIVES=none, through the
+ * MPIR tree again: node_comm is no parent communicator, so not smp) */
+static const char *const inner_reduce[] = {"MPIR_Reduce_intra_binomial",
+                                           "MPIR_Reduce_intra_reduce_scatter_gather"};
+static const char *const inner_bcast[] = {"MPIR_Bcast_intra_binomial",
+                                          "MPIR_Bcast_intra_scatter_recursive_doubling_allgather",
+                                          "MPIR_Bcast_intra_scatter_ring_allgather"};
+static const char *const inner_barrier[] = {"MPIR_Barrier_intra_dissemination"};
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* NULL when alg's pattern is not the observed one; else "" or, for an smp algorithm, what ran on node_comm.
+ * On one node the smp algorithms (src/mpi/coll/<coll>/<coll>_intra_smp.c, node_roots_comm NULL) are:
+ * allreduce = reduce to node rank 0 + bcast from it, reduce = reduce, bcast = bcast, barrier = barrier + a
+ * one-byte bcast, all on node_comm; the root is 0 on both communicators. */
+static const char *matches(const char *alg, int np, int c, int user_op, table sends, table sizes, table ops)
+{
+    static struct pattern p, q, pq;
+    static char how[256];
+    long b = (long)c * (long)sizeof(int);
+    if (!strstr(alg, "_intra_smp"))
+        return expect(alg, np, c, b, 'w', &p) && same(&p, np, user_op, sends, sizes, ops) ? "" : NULL;
+    const char *const *first = inner_reduce, *const *second = NULL;
+    size_t n_first = N_OF(inner_reduce), n_second = 1;
+    long b2 = b;
+    if (strstr(alg, "Allreduce")) {
+        second = inner_bcast;
+        n_second = N_OF(inner_bcast);
+    } else if (strstr(alg, "Bcast")) {
+        first = inner_bcast;
+        n_first = N_OF(inner_bcast);
+    } else if (strstr(alg, "Barrier")) {
+        first = inner_barrier;
+        n_first = N_OF(inner_barrier);
+        second = inner_bcast;
+        n_second = N_OF(inner_bcast);
+        b2 = 1;
+    }
+    for (size_t i = 0; i < n_first; i++)
+        for (size_t j = 0; j < n_second; j++) {
+            if (!expect(first[i], np, c, b, 'n', &p))
+                continue;
+            if (second && !expect(second[j], np, b2 == 1 ? 1 : c, b2, 'n', &q))
+                continue;
+            if (second)
+                compose(&pq, &p, &q);
+            if (same(second ? &pq : &p, np, user_op, sends, sizes, ops)) {
+                snprintf(how, sizeof(how), "%s%s%s", first[i], second ? " then " : "",
+                         second ? second[j] : "");
+                return how;
+            }
+        }
+    return NULL;
+}
+
 /* after the collective: each rank sends one message to every other rank, telling the spy its destination */
 static void calibrate(int np, int me)
 {
     mpich_spy_label_fn label = (mpich_spy_label_fn)dlsym(RTLD_DEFAULT, "mpich_spy_label");
     mpich_spy_events_fn events = (mpich_spy_events_fn)dlsym(RTLD_DEFAULT, "mpich_spy_events");
     mpich_spy_peer_fn peer = (mpich_spy_peer_fn)dlsym(RTLD_DEFAULT, "mpich_spy_peer");
+    mpich_spy_label_context_fn label_context =
+        (mpich_spy_label_context_fn)dlsym(RTLD_DEFAULT, "mpich_spy_label_context");
     rec.n_sends = -1;
-    if (!label || !events || !peer)
+    if (!label || !events || !peer || !label_context)
         return;
     MPI_Barrier(MPI_COMM_WORLD);
     int in[64], out = me;
@@ -348,7 +444,13 @@ static void calibrate(int np, int me)
     int k = events(&ev);
     if (k < 0 || k > MAX_REC)
         return;
+    /* context ids (src/include/mpir_contextid.h): MPI_COMM_WORLD's point-to-point one is the calibration's,
+     * its collectives use that + MPIR_CONTEXT_INTRA_COLL (1), its node_comm that +
+     * MPIR_CONTEXT_INTRANODE_OFFSET (1 << 1) and its collectives + 1 again */
+    int world = label_context();
     for (int i = 0; i < k; i++) {
+        int rel = MPICH_SPY_CONTEXT(ev[i].tag) - world;
+        rec.comm[i] = rel == 1 ? 'w' : rel == 3 ? 'n' : '?';
         rec.peer[i] = peer(ev[i].ep);
         rec.bytes[i] = (long)ev[i].count;
         rec.contig[i] = ev[i].contig;
@@ -360,7 +462,7 @@ static void render(const struct record *r, char *sends, char *sizes, char *ops)
 {
     sends[0] = sizes[0] = ops[0] = 0;
     for (int i = 0; i < r->n_sends; i++) {
-        add(sends, r->peer[i]);
+        add_peer(sends, r->comm[i], r->peer[i]);
         size_t n = strlen(sizes);
         snprintf(sizes + n, TEXT / 8 - n, "%s%s%ld", n ? "," : "", r->contig[i] ? "" : "x", r->bytes[i]);
     }
@@ -397,7 +499,7 @@ int main(int argc, char **argv)
     MPI_Gather(&rec, (int)sizeof(rec), MPI_BYTE, all, (int)sizeof(rec), MPI_BYTE, 0, MPI_COMM_WORLD);
     int rc = 0;
     if (me == 0) {
-        static char sends[64][TEXT / 8], sizes[64][TEXT / 8], ops[64][TEXT / 8];
+        static table sends, sizes, ops;
         int ok = 1;
         for (int r = 0; r < np; r++) {
             render(&all[r], sends[r], sizes[r], ops[r]);
@@ -411,24 +513,21 @@ int main(int argc, char **argv)
             for (int r = 0; r < np; r++)
                 fprintf(stderr, "rank %d: sends to [%s] sizes [%s] op lens [%s]\n", r, sends[r], sizes[r],
                         ops[r]);
-        const char *found = NULL;
+        const char *found = NULL, *inner = "";
         int n_found = 0;
-        static struct pattern p;
         for (size_t i = 0; ok && i < sizeof(algs) / sizeof(algs[0]); i++) {
-            if (strncmp(algs[i], prefixes[coll], strlen(prefixes[coll])) || !expect(algs[i], np, c, &p))
+            if (strncmp(algs[i], prefixes[coll], strlen(prefixes[coll])))
                 continue;
-            int match = 1;
-            for (int r = 0; r < np && match; r++)
-                match = !strcmp(p.sends[r], sends[r]) && (!p.sized || !strcmp(p.sizes[r], sizes[r])) &&
-                        (!user_op || p.ops_unmodelled || !strcmp(p.ops[r], ops[r]));
-            if (match) {
+            const char *how = matches(algs[i], np, c, user_op, sends, sizes, ops);
+            if (how) {
                 found = algs[i];
+                inner = how;
                 n_found++;
             }
         }
         if (!ok) {
-            fprintf(stderr,
-                    "mpich_once: no send record (is mpich_spy.so preloaded and MPIR_CVAR_NOLOCAL=1?)\n");
+            fprintf(stderr, "mpich_once: no send record (is mpich_spy.so preloaded?) or a send to an "
+                            "uncalibrated endpoint\n");
             rc = 2;
         } else if (n_found != 1) {
             fprintf(stderr,
@@ -440,6 +539,8 @@ int main(int argc, char **argv)
             rc = 2;
         } else {
             printf("%s\n", found);
+            if (*inner && getenv("MPICH_OBSERVE_VERBOSE") && *getenv("MPICH_OBSERVE_VERBOSE") == '1')
+                fprintf(stderr, "%s: on node_comm %s\n", found, inner);
         }
         free(all);
     }

@@ -5,8 +5,8 @@
  * With MPIR_CVAR_NOLOCAL=1 ranks on one node talk through that netmod too instead of the POSIX
  * shared-memory module, so the MPIR collective algorithms' sends all pass here.  Recording is off
  * until mpich_once turns it on around the one collective it observes.  The endpoint of each send
- * is kept; a calibration round (mpich_spy_label: "the next send goes to rank P") maps endpoints
- * to ranks afterwards. */
+ * is kept, and the tag, whose context id tells the communicator; a calibration round (mpich_spy_label:
+ * "the next send goes to rank P") maps endpoints to ranks afterwards. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
@@ -25,6 +25,7 @@ static int n_events;
 static int overflow;
 static int recording;
 static int label = -1;
+static int label_context = -1;
 static void *ep_of[SPY_MAX_EPS];
 static int peer_of[SPY_MAX_EPS];
 static int n_eps;
@@ -37,6 +38,7 @@ static void note(ucp_ep_h ep, size_t count, ucp_tag_t tag, const ucp_request_par
             peer_of[n_eps] = label;
             n_eps++;
         }
+        label_context = MPICH_SPY_CONTEXT(tag);
         label = -1;
         return;
     }
@@ -92,6 +94,12 @@ int mpich_spy_events(const struct mpich_spy_event **out)
 {
     *out = events;
     return overflow ? -1 : n_events;
+}
+
+/* context id of the last calibration send: MPI_COMM_WORLD's point-to-point one */
+int mpich_spy_label_context(void)
+{
+    return label_context;
 }
 
 int mpich_spy_peer(const void *ep)

@@ -16,5 +16,10 @@ typedef void (*mpich_spy_record_fn)(int on);
 typedef void (*mpich_spy_label_fn)(int peer);
 typedef int (*mpich_spy_events_fn)(const struct mpich_spy_event **out);
 typedef int (*mpich_spy_peer_fn)(const void *ep);
+typedef int (*mpich_spy_label_context_fn)(void);
+
+/* MPICH 4.0.2's UCX tag (src/mpid/ch4/netmod/ucx/ucx_types.h): context id (16 bits) | source rank | MPI tag
+ */
+#define MPICH_SPY_CONTEXT(tag) ((int)((tag) >> 48))
 
 #endif
