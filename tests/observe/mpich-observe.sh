@@ -13,12 +13,23 @@
 #
 # Besides the JSON file, every run sets:
 #   MPIR_CVAR_DEVICE_COLLECTIVES=none: MPI_<Coll> calls MPIR_<Coll>_impl, whose MPIR_<Coll>_allcomm_auto searches
-#       the MPIR tree the JSON file replaces (maint/gen_coll.py writes MPIR_<Coll>; src/mpi/coll/src/coll_impl.c
-#       documents the variable).  By default (percoll) it calls MPID_<Coll> first: ch4's own tree of
-#       compositions (src/mpid/ch4/src/ch4_coll.h, ch4_coll_impl.h), which on one node sends allreduce to the
-#       POSIX module (composition gamma) and bcast, reduce and barrier to node-level compositions (alpha, beta)
-#       whose POSIX part may pick release_gather, from the 5th such call on (MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD,
-#       src/mpid/ch4/shm/posix/posix_coll_release_gather.h), instead of the MPIR tree.
+#       the MPIR tree the JSON file replaces, on the communicator itself (maint/gen_coll.py writes MPIR_<Coll>;
+#       src/mpi/coll/src/coll_impl.c documents the variable).  By default (percoll) MPI_<Coll> calls MPID_<Coll>
+#       first: ch4's own tree of compositions (src/mpid/ch4/src/ch4_coll.h, ch4_coll_impl.h, the second JSON
+#       tree in libmpich).  On one node (4 ranks, a parent communicator with a node_comm and no node_roots_comm)
+#       that tree gives
+#         allreduce: gamma (comm_size=node_comm_size) -> MPIDI_SHM_mpi_allreduce -> the POSIX tree, which picks
+#           release_gather (commutative op, one thread) from the 5th bcast/reduce/barrier/allreduce on the
+#           communicator on (MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD, src/mpid/ch4/shm/posix/posix_coll.h,
+#           posix_coll_release_gather.h), else MPIR_Allreduce_impl on the communicator;
+#         bcast (alpha), reduce (beta <= 2048 bytes, else alpha), barrier (alpha): node-level compositions that
+#           call the SHM (or netmod) collective on node_comm, so the MPIR tree is searched for node_comm (same size,
+#           but comm_hierarchy is not parent) and the traffic looks exactly like the smp algorithm's;
+#         alltoall, allgather, reduce_scatter: alpha -> MPIDI_NM_mpi_<coll> (ucx_coll.h) -> MPIR_<Coll>_impl on
+#           the communicator, as with none.
+#       On this machine (observed): in that default route the JSON file's algorithm ran on MPI_COMM_WORLD for
+#       allreduce, alltoall, allgather, reduce_scatter, and on node_comm for bcast, reduce, barrier, also after
+#       6 warm-up calls: no release_gather, no shared-memory traffic at all.  none removes both detours.
 #   LD_PRELOAD=mpich_spy.so: records ucp_tag_send_nbx / ucp_tag_send_sync_nbx calls; this MPICH sends between
 #       ranks of one node through UCX as well, so no MPIR_CVAR_NOLOCAL is needed (with it, MPI_COMM_WORLD would
 #       have no node_comm and the smp algorithms would do nothing or assert).
@@ -82,6 +93,10 @@ timeout 120 mpiexec.mpich -n "$np" "${env_json[@]}" \
     "$build/mpich_once" "$coll" "$bytes" "${MPICH_OBSERVE_OP:-builtin}" >"$out" 2>"$err" || rc=$?
 if [[ $rc -ne 0 ]]; then
     cat "$err" >&2
+    if grep -q '^Assertion failed' "$err"; then
+        # e.g. a forced algorithm whose restriction does not hold: the JSON path does not check restrictions
+        echo "mpich-observe: MPICH aborted on an assertion: $(grep -m1 '^Assertion failed' "$err")" >&2
+    fi
     echo "mpich-observe: $coll $bytes bytes at $np ranks: no algorithm identified (exit $rc)" >&2
     exit 2
 fi

@@ -4,8 +4,8 @@
 # For each collective and each MPIR algorithm valid at 4 ranks, writes a full MPIR tuning tree (MPICH's built-in
 # MPIR tree, taken from libmpich.so.12, with that collective's subtree replaced by
 # {"comm_type=intra":{"algorithm=MPIR_<Coll>_intra_<alg>":{}}}, or for smp by
-# {"comm_type=intra":{"comm_hierarchy=parent":{"algorithm=MPIR_<Coll>_intra_smp":{}},"comm_hierarchy=any":<the
-# built-in subtree>}}), runs mpich-observe.sh with it and checks that the observed algorithm is the forced one.  Prints a table (coll, bytes, forced, observed, verdict).
+# {"comm_type=intra":{"comm_hierarchy=parent":{"algorithm=MPIR_<Coll>_intra_smp":{}},
+#                    "comm_hierarchy=any":<the built-in subtree>}}), runs mpich-observe.sh with it and checks that the observed algorithm is the forced one.  Prints a table (coll, bytes, forced, observed, verdict).
 # Negative control: under MPICH's own tree (no JSON variable) the observed algorithm must be another one than a
 # forced one at the same size.  Exit 1 on any mismatch.
 set -euo pipefail

@@ -8,12 +8,14 @@
  * then sees is_op_built_in=no, and reduce_scatter_allgather and reduce_scatter_gather assert
  * HANDLE_IS_BUILTIN(op)). Records are taken only around the collective:
  *   - with "user", the op logs the length of every call on every rank (checked against the algorithm too);
- *   - mpich_spy.so (LD_PRELOAD) logs every UCX tag send, whose endpoint a calibration round after the
- *     collective maps to a destination rank.
- * Rank 0 gathers both, compares them with the send pattern and reduction pattern each MPICH 4.0.2 MPIR
- * algorithm produces at this size (written out below from src/mpi/coll/<coll>/<coll>_intra_*.c), and prints
- * the one algorithm that matches.  No match, or a record the spy could not take: a message and exit 2.
- * MPICH_OBSERVE_VERBOSE=1 prints the records on stderr. */
+ *   - mpich_spy.so (LD_PRELOAD) logs every UCX tag send: its endpoint, which a calibration round after the
+ *     collective maps to a destination rank, its size, and its tag's context id, which tells a collective on
+ *     MPI_COMM_WORLD ('w') from one on its node_comm ('n', what the smp algorithms use on one node).
+ * Rank 0 gathers both, compares them with the pattern each MPICH 4.0.2 MPIR algorithm produces at this size
+ * (written out below from src/mpi/coll/<coll>/<coll>_intra_*.c: per rank, the communicator, destination and
+ * size of each send in order, and with "user" the length of each op call), and prints the one algorithm that
+ * matches.  No match, more than one, or a record the spy could not take: a message and exit 2.
+ * MPICH_OBSERVE_VERBOSE=1 prints the records on stderr.  MPICH_ONCE_WARMUP=N: N unrecorded calls first. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>

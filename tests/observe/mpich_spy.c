@@ -2,8 +2,8 @@
  *
  * libmpich.so.12 calls ucp_tag_send_nbx and ucp_tag_send_sync_nbx from libucp.so.0 for every
  * point-to-point message of its netmod (src/mpid/ch4/netmod/ucx/ucx_send.h, MPIDI_UCX_send).
- * With MPIR_CVAR_NOLOCAL=1 ranks on one node talk through that netmod too instead of the POSIX
- * shared-memory module, so the MPIR collective algorithms' sends all pass here.  Recording is off
+ * This Debian build sends between ranks of one node through that netmod too (no POSIX shared-memory
+ * point-to-point was seen), so the MPIR collective algorithms' sends all pass here.  Recording is off
  * until mpich_once turns it on around the one collective it observes.  The endpoint of each send
  * is kept, and the tag, whose context id tells the communicator; a calibration round (mpich_spy_label:
  * "the next send goes to rank P") maps endpoints to ranks afterwards. */
