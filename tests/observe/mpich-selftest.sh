@@ -5,7 +5,9 @@
 # MPIR tree, taken from libmpich.so.12, with that collective's subtree replaced by
 # {"comm_type=intra":{"algorithm=MPIR_<Coll>_intra_<alg>":{}}}, or for smp by
 # {"comm_type=intra":{"comm_hierarchy=parent":{"algorithm=MPIR_<Coll>_intra_smp":{}},
-#                    "comm_hierarchy=any":<the built-in subtree>}}), runs mpich-observe.sh with it and checks that the observed algorithm is the forced one.  Prints a table (coll, bytes, forced, observed, verdict).
+#                    "comm_hierarchy=any":<the built-in subtree>}}), runs mpich-observe.sh with it and checks
+# that the observed algorithm is the forced one, at each size of MPICH_SELFTEST_BYTES (default 4096).  Prints a
+# table (coll, bytes, forced, observed, verdict).
 # Negative control: under MPICH's own tree (no JSON variable) the observed algorithm must be another one than a
 # forced one at the same size.  Exit 1 on any mismatch.
 set -euo pipefail
@@ -14,7 +16,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 observe=$here/mpich-observe.sh
 lib=${MPICH_LIB:-/usr/lib/x86_64-linux-gnu/libmpich.so.12}
 np=4
-bytes=4096
+sizes=${MPICH_SELFTEST_BYTES:-4096}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -42,8 +44,9 @@ declare -A Name=([allreduce]=Allreduce [reduce]=Reduce [bcast]=Bcast [alltoall]=
 
 start=$SECONDS
 fail=0
-printf '%-14s %6s  %-55s %-55s %s\n' coll bytes forced observed verdict
+printf '%-14s %8s  %-55s %-55s %s\n' coll bytes forced observed verdict
 # bytes: per process (per block for alltoall/allgather, per result for reduce_scatter); /u: user-defined op
+for bytes in $sizes; do
 for coll in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
     for spec in ${algs[$coll]}; do
         alg=${spec%:user} op=builtin label=$bytes
@@ -69,10 +72,12 @@ for coll in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
             fail=1
             sed 's/^/    /' "$tmp/err" >&2
         fi
-        printf '%-14s %6s  %-55s %-55s %s\n' "$coll" "$label" "$forced" "$observed" "$verdict"
+        printf '%-14s %8s  %-55s %-55s %s\n' "$coll" "$label" "$forced" "$observed" "$verdict"
     done
 done
+done
 
+bytes=4096
 # negative control: MPICH's own tree (no JSON variable) at this size picks reduce_scatter_allgather for a 4 KiB
 # MPI_SUM allreduce and scattered for a 4 KiB alltoall; forced recursive_doubling and brucks were observed
 # above, so the observer must report something else here
@@ -86,7 +91,7 @@ for pair in allreduce:recursive_doubling alltoall:brucks; do
         fail=1
         sed 's/^/    /' "$tmp/err" >&2
     fi
-    printf '%-14s %6s  %-55s %-55s %s\n' "$coll" "$bytes" "(builtin tree)" "$observed" "$verdict"
+    printf '%-14s %8s  %-55s %-55s %s\n' "$coll" "$bytes" "(builtin tree)" "$observed" "$verdict"
 done
 echo "mpich-selftest: $((SECONDS - start)) s"
 exit $fail

@@ -208,9 +208,8 @@ static int expect(const char *alg, int np, int c, long b, char comm, struct patt
             for (int m = 1; m < np; m <<= 1)
                 SEND((r + m) % np, 0);
         } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_recursive_halving")) {
-            if (!pof2)
+            if (!pof2) /* (reduce_scatter moves whole blocks of c: its sizes are exact) */
                 return 0;
-            p->sized = even;
             for (int m = np / 2; m > 0; m >>= 1) {
                 SEND(r ^ m, m * b);
                 add(o, m * c);
@@ -221,9 +220,8 @@ static int expect(const char *alg, int np, int c, long b, char comm, struct patt
                 add(o, c);
             }
         } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_recursive_doubling")) {
-            if (!pof2)
+            if (!pof2) /* (reduce_scatter moves whole blocks of c: its sizes are exact) */
                 return 0;
-            p->sized = even;
             /* at mask m, all blocks but those of r's subtree [root, root + m): an indexed datatype of two
              * pieces, sent as 1 element, which MPICH finds contiguous when the upper piece is empty */
             p->ops_unmodelled = 1;
@@ -236,9 +234,8 @@ static int expect(const char *alg, int np, int c, long b, char comm, struct patt
                     add_noncontig(z, 1);
             }
         } else if (!strcmp(alg, "MPIR_Reduce_scatter_intra_noncommutative")) {
-            if (!pof2)
+            if (!pof2) /* (reduce_scatter moves whole blocks of c: its sizes are exact) */
                 return 0;
-            p->sized = even;
             for (int m = 1; m < np; m <<= 1) {
                 SEND(r ^ m, np / (2 * m) * b);
                 add(o, np / (2 * m) * c);
