@@ -44,7 +44,7 @@ declare -A Name=([allreduce]=Allreduce [reduce]=Reduce [bcast]=Bcast [alltoall]=
 
 start=$SECONDS
 fail=0
-printf '%-14s %8s  %-55s %-55s %s\n' coll bytes forced observed verdict
+printf '%-14s %8s  %-65s %-55s %s\n' coll bytes forced observed verdict
 # bytes: per process (per block for alltoall/allgather, per result for reduce_scatter); /u: user-defined op
 for bytes in $sizes; do
 for coll in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
@@ -72,9 +72,33 @@ for coll in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
             fail=1
             sed 's/^/    /' "$tmp/err" >&2
         fi
-        printf '%-14s %8s  %-55s %-55s %s\n' "$coll" "$label" "$forced" "$observed" "$verdict"
+        printf '%-14s %8s  %-65s %-55s %s\n' "$coll" "$label" "$forced" "$observed" "$verdict"
     done
 done
+done
+
+# thresholds as pact writes them: the first key that holds wins, "<=" includes its bound; allreduce keys on
+# avg_msg_size (type size x count per process), allgather on total_msg_size (x comm_size)
+jq -c '.["collective=allreduce"] = {"comm_type=intra": {"comm_size<=4": {
+           "avg_msg_size<=2048": {"algorithm=MPIR_Allreduce_intra_recursive_doubling": {}},
+           "avg_msg_size=any": {"algorithm=MPIR_Allreduce_intra_reduce_scatter_allgather": {}}},
+       "comm_size=any": {"algorithm=MPIR_Allreduce_intra_recursive_doubling": {}}}}
+     | .["collective=allgather"] = {"comm_type=intra": {"comm_size<=4": {
+           "total_msg_size<=8192": {"algorithm=MPIR_Allgather_intra_ring": {}},
+           "total_msg_size=any": {"algorithm=MPIR_Allgather_intra_brucks": {}}},
+       "comm_size=any": {"algorithm=MPIR_Allgather_intra_ring": {}}}}' "$tmp/builtin.json" >"$tmp/thresholds.json"
+for case in allreduce:2048:recursive_doubling allreduce:2052:reduce_scatter_allgather allgather:2048:ring \
+    allgather:2052:brucks; do
+    IFS=: read -r coll bytes alg <<<"$case"
+    forced=MPIR_${Name[$coll]}_intra_$alg
+    observed=$("$observe" "$tmp/thresholds.json" "$coll" "$np" "$bytes" 2>"$tmp/err") || observed="(none)"
+    verdict=ok
+    if [[ $observed != "$forced" ]]; then
+        verdict=MISMATCH
+        fail=1
+        sed 's/^/    /' "$tmp/err" >&2
+    fi
+    printf '%-14s %8s  %-65s %-55s %s\n' "$coll" "$bytes" "$forced (threshold)" "$observed" "$verdict"
 done
 
 bytes=4096
@@ -91,7 +115,7 @@ for pair in allreduce:recursive_doubling alltoall:brucks; do
         fail=1
         sed 's/^/    /' "$tmp/err" >&2
     fi
-    printf '%-14s %8s  %-55s %-55s %s\n' "$coll" "$bytes" "(builtin tree)" "$observed" "$verdict"
+    printf '%-14s %8s  %-65s %-55s %s\n' "$coll" "$bytes" "(builtin tree)" "$observed" "$verdict"
 done
 echo "mpich-selftest: $((SECONDS - start)) s"
 exit $fail
