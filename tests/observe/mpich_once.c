@@ -25,8 +25,9 @@
 
 #include "mpich_spy.h"
 
-#define MAX_REC 128
-#define TEXT 2048
+#define MAX_NP 16
+#define MAX_REC 128 /* sends and op calls per rank */
+#define LINE 2048   /* one rank's record as text: MAX_REC entries of up to 15 characters fit */
 
 struct record {
     int n_ops;
@@ -53,9 +54,9 @@ static void sum_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* ---- expected patterns: per rank, its sends in order (destination and size) and its op call lengths ---- */
 
 struct pattern {
-    char sends[64][TEXT / 8]; /* per rank: communicator and destination, "w2,w1" */
-    char sizes[64][TEXT / 8]; /* per rank: bytes, or "x<count>" for a noncontiguous datatype */
-    char ops[64][TEXT / 8];   /* per rank: lengths of the op calls */
+    char sends[MAX_NP][LINE]; /* per rank: communicator and destination, "w2,w1" */
+    char sizes[MAX_NP][LINE]; /* per rank: bytes, or "x<count>" for a noncontiguous datatype */
+    char ops[MAX_NP][LINE];   /* per rank: lengths of the op calls */
     int sized;                /* sizes modelled (else destinations only) */
     int ops_unmodelled;       /* op calls not modelled (not compared) */
 };
@@ -63,26 +64,26 @@ struct pattern {
 static void add(char *s, long v)
 {
     size_t n = strlen(s);
-    snprintf(s + n, TEXT / 8 - n, "%s%ld", n ? "," : "", v);
+    snprintf(s + n, LINE - n, "%s%ld", n ? "," : "", v);
 }
 
 static void add_peer(char *s, char comm, int peer)
 {
     size_t n = strlen(s);
-    snprintf(s + n, TEXT / 8 - n, "%s%c%d", n ? "," : "", comm, peer);
+    snprintf(s + n, LINE - n, "%s%c%d", n ? "," : "", comm, peer);
 }
 
 static void cat(char *s, const char *t)
 {
     size_t n = strlen(s);
     if (*t)
-        snprintf(s + n, TEXT / 8 - n, "%s%s", n ? "," : "", t);
+        snprintf(s + n, LINE - n, "%s%s", n ? "," : "", t);
 }
 
 static void add_noncontig(char *s, long count)
 {
     size_t n = strlen(s);
-    snprintf(s + n, TEXT / 8 - n, "%sx%ld", n ? "," : "", count);
+    snprintf(s + n, LINE - n, "%sx%ld", n ? "," : "", count);
 }
 
 static int ilog2(int n)
@@ -311,7 +312,7 @@ static void call(int coll, int c, int np, int *a, int *b, MPI_Op op)
         MPI_Barrier(MPI_COMM_WORLD);
         break;
     default: {
-        int counts[64];
+        int counts[MAX_NP];
         for (int i = 0; i < np; i++)
             counts[i] = c;
         MPI_Reduce_scatter(a, b, counts, MPI_INT, op, MPI_COMM_WORLD);
@@ -348,7 +349,7 @@ static void run(int coll, int c, int np, int me, int user_op)
     free(b);
 }
 
-typedef char table[64][TEXT / 8];
+typedef char table[MAX_NP][LINE];
 
 static int same(const struct pattern *p, int np, int user_op, table sends, table sizes, table ops)
 {
@@ -363,7 +364,7 @@ static int same(const struct pattern *p, int np, int user_op, table sends, table
 static void compose(struct pattern *p, const struct pattern *first, const struct pattern *second)
 {
     *p = *first;
-    for (int r = 0; r < 64; r++) {
+    for (int r = 0; r < MAX_NP; r++) {
         cat(p->sends[r], second->sends[r]);
         cat(p->sizes[r], second->sizes[r]);
         cat(p->ops[r], second->ops[r]);
@@ -438,9 +439,9 @@ static void calibrate(int np, int me)
     if (!label || !events || !peer || !label_context)
         return;
     MPI_Barrier(MPI_COMM_WORLD);
-    int in[64], out = me;
-    MPI_Request rq[64];
-    MPI_Status st[64];
+    int in[MAX_NP], out = me;
+    MPI_Request rq[MAX_NP];
+    MPI_Status st[MAX_NP];
     for (int j = 0; j < np; j++)
         MPI_Irecv(&in[j], 1, MPI_INT, j, 4711, MPI_COMM_WORLD, &rq[j]);
     for (int j = 0; j < np; j++) { /* itself included: MPICH sends to itself through UCX as well */
@@ -472,7 +473,7 @@ static void render(const struct record *r, char *sends, char *sizes, char *ops)
     for (int i = 0; i < r->n_sends; i++) {
         add_peer(sends, r->comm[i], r->peer[i]);
         size_t n = strlen(sizes);
-        snprintf(sizes + n, TEXT / 8 - n, "%s%s%ld", n ? "," : "", r->contig[i] ? "" : "x", r->bytes[i]);
+        snprintf(sizes + n, LINE - n, "%s%s%ld", n ? "," : "", r->contig[i] ? "" : "x", r->bytes[i]);
     }
     for (int i = 0; i < r->n_ops; i++)
         add(ops, r->op_len[i]);
@@ -491,11 +492,11 @@ int main(int argc, char **argv)
     long bytes = args_ok ? atol(argv[2]) : -1;
     int user_op = argc == 4 && !strcmp(argv[3], "user");
     /* a collective on 0 elements sends nothing, like a forced smp: refuse it rather than guess */
-    if (coll < 0 || bytes < 0 || (coll != 5 && bytes < (long)sizeof(int)) || np > 64) {
+    if (coll < 0 || bytes < 0 || (coll != 5 && bytes < (long)sizeof(int)) || np > MAX_NP) {
         if (me == 0)
             fprintf(stderr,
                     "usage: mpich_once allreduce|reduce|bcast|alltoall|allgather|barrier|reduce_scatter BYTES"
-                    " [builtin|user]\n(BYTES >= 4 but for barrier, <= 64 ranks)\n");
+                    " [builtin|user]\n(BYTES >= 4 but for barrier, <= 16 ranks)\n");
         MPI_Finalize();
         return 2;
     }
