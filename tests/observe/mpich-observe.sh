@@ -29,7 +29,11 @@
 #           the communicator, as with none.
 #       On this machine (observed): in that default route the JSON file's algorithm ran on MPI_COMM_WORLD for
 #       allreduce, alltoall, allgather, reduce_scatter, and on node_comm for bcast, reduce, barrier, also after
-#       6 warm-up calls: no release_gather, no shared-memory traffic at all.  none removes both detours.
+#       6 warm-up calls, and even with MPIR_CVAR_ALLREDUCE_POSIX_INTRA_ALGORITHM=release_gather and
+#       MPIR_CVAR_POSIX_NUM_COLLS_THRESHOLD=0 allreduce stayed MPIR point-to-point over UCX: this build's ch4
+#       takes its netmod branches (as with MPIDI_CH4_DIRECT_NETMOD), no POSIX module in the path.  Where the
+#       POSIX module is active, the default route would leave the MPIR tree for release_gather.  none removes
+#       both detours, on any build.
 #   LD_PRELOAD=mpich_spy.so: records ucp_tag_send_nbx / ucp_tag_send_sync_nbx calls; this MPICH sends between
 #       ranks of one node through UCX as well, so no MPIR_CVAR_NOLOCAL is needed (with it, MPI_COMM_WORLD would
 #       have no node_comm and the smp algorithms would do nothing or assert).
