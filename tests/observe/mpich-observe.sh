@@ -49,7 +49,8 @@ if [[ $# -ne 4 ]]; then
 fi
 json=$1 coll=$2 np=$3 bytes=$4
 case $coll in allreduce | reduce | bcast | alltoall | allgather | barrier | reduce_scatter) ;; *)
-    echo "mpich-observe: unknown collective '$coll'" >&2
+    echo "mpich-observe: unknown collective '$coll' (allreduce reduce bcast alltoall allgather barrier" \
+        "reduce_scatter)" >&2
     exit 2
     ;;
 esac
@@ -57,8 +58,9 @@ if ! [[ $np =~ ^[0-9]+$ && $np -ge 2 && $np -le 4 ]]; then
     echo "mpich-observe: NP must be 2..4 on this machine (got '$np')" >&2
     exit 2
 fi
-if ! [[ $bytes =~ ^[0-9]+$ ]]; then
-    echo "mpich-observe: BYTES must be a whole number (got '$bytes')" >&2
+if ! [[ $bytes =~ ^[0-9]+$ ]] || [[ $coll != barrier && $bytes -lt 4 ]]; then
+    # a collective on 0 elements sends nothing, which is also what some algorithms would show
+    echo "mpich-observe: BYTES must be a whole number, at least 4 but for barrier (got '$bytes')" >&2
     exit 2
 fi
 env_json=()
