@@ -21,5 +21,6 @@ if [ "$mode" != --unit-only ]; then
     source tests/integration/replay.sh
     source tests/integration/input.sh
     source tests/integration/tune.sh
+    source tests/integration/tune-obey.sh
 fi
 finish

@@ -8,7 +8,8 @@
  * the last communicator size <= the communicator's (the first when it is smaller), then the last rule whose
  * MSGSIZE <= the message size: type size x count, times the communicator size for alltoall and allgather.
  *
- * MPICH 4.0 CSEL JSON (mpich.c; MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE): MPICH's own built-in MPIR
+ * MPICH 4.0 CSEL JSON (mpich.c; MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE with
+ * MPIR_CVAR_DEVICE_COLLECTIVES=none, else ch4's composition tree comes first): MPICH's own built-in MPIR
  * tree with the tuned collectives' subtrees replaced: comm_type=intra, then `comm_size<NEXT` per tuned process
  * count (so a communicator between two tuned counts takes the smaller one, as Open MPI and libpact do) ending
  * in comm_size=any, then `avg_msg_size<=MAX` (allreduce, reduce, bcast, alltoall: type size x count) or

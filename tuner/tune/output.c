@@ -28,7 +28,9 @@ static const char *rule_text(pact_tune_target t)
                "(comm_size<NEXT entries; the smallest tuned count's below it); within it, the first\n"
                "avg_msg_size<=N (total_msg_size: allgather, bytes x processes; reduce_scatter) that holds the\n"
                "call's size.  Each choice sits inside MPICH's own restrictions (count<pow2, built-in operation,\n"
-               "power-of-two size, in place), with MPICH's fallback where they fail.";
+               "power-of-two size, in place), with MPICH's fallback where they fail.  Load it with\n"
+               "MPIR_CVAR_DEVICE_COLLECTIVES=none MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE (without the\n"
+               "first, ch4's own composition tree decides first).";
     case PACT_TUNE_PACT:
         return "libpact (table.csv): a communicator uses the largest tuned process count <= its size (the\n"
                "smallest below it), then the largest tuned ppn <= its own (the smallest below it), then the\n"

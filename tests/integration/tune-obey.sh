@@ -1,0 +1,127 @@
+# tests/integration/tune-obey.sh - sourced by run-all.sh (needs lib.sh; uses $PACT and $TMP when set).  Also runs
+# alone: bash tests/integration/tune-obey.sh
+# Open MPI and MPICH obey the files pact writes: at every row boundary of an emitted table (4 ranks, both ends
+# of every range), the algorithm the library really ran (tests/observe: Open MPI's ompi_coll_base_* functions
+# interposed, MPICH's UCX sends matched against each algorithm's pattern) is the table's choice.  Two tables per
+# library: one pact tune built (model, 4 ranks), and one that gives every algorithm of the library a range of
+# its own (written by this script, emitted by pact tune emit).  Negative control: without the file the library
+# runs something else at one boundary at least.
+if ! declare -F check >/dev/null; then
+    cd "$(dirname "$0")/../.." && source tests/integration/lib.sh
+    OBEY_ALONE=1
+fi
+PACT=${PACT:-build/bin/pact}
+TMP=${TMP:-$(mktemp -d /tmp/pact-obey-XXXXXX)}
+export OBSERVE_BUILD=${OBSERVE_BUILD:-build/observe}
+OBEY_COLLS=allreduce,reduce,bcast,alltoall,allgather,barrier
+
+# obey_points TABLE: "coll bytes algorithm" per boundary at 4 ranks: both ends of every range, in whole ints
+# (MPICH's observer sends MPI_INT), at least 4 bytes; barrier once.
+obey_points() {
+    awk -F, 'NR > 1 && $2 == 4 {
+        if ($1 == "barrier") { print $1, 4, $6; next } # the observers take a size; a barrier ignores it
+        lo = $4 < 4 ? 4 : int(($4 + 3) / 4) * 4
+        print $1, lo, $6
+        if ($5 != "inf") { hi = int($5 / 4) * 4; if (hi > lo) print $1, hi, $6 }
+    }' "$1"
+}
+
+# obey_expect TARGET COLL BYTES ALG: what the library must run for pact algorithm ALG: Open MPI's coll_tuned id;
+# MPICH's MPIR name, or MPICH's own fallback where the emitter guards a restriction (reduce_scatter_allgather and
+# reduce_scatter_gather need count >= 4 at 4 ranks: below, recursive_doubling and binomial).
+obey_expect() {
+    local target=$1 coll=$2 bytes=$3 alg=$4 line
+    line=$($PACT list algorithms --coll "$coll" --format csv | awk -F, -v a="$alg" '$2 == a')
+    if [ "$target" = ompi ]; then
+        echo "$line" | cut -d, -f3
+        return
+    fi
+    local name
+    name=$(echo "$line" | cut -d, -f4)
+    if [ "$name" = reduce_scatter_allgather ] && [ "$bytes" -lt 16 ]; then name=recursive_doubling; fi
+    if [ "$name" = reduce_scatter_gather ] && [ "$bytes" -lt 16 ]; then name=binomial; fi
+    echo "MPIR_${coll^}_intra_$name"
+}
+
+# obey_observe TARGET FILE COLL BYTES: what the library ran ("-" as FILE: no file, the library's own choice).
+obey_observe() {
+    if [ "$1" = ompi ]; then
+        bash tests/observe/ompi-observe.sh "$2" "$3" 4 "$4" </dev/null | cut -d' ' -f1
+    else
+        bash tests/observe/mpich-observe.sh "$([ "$2" = - ] && echo --builtin || echo "$2")" "$3" 4 "$4" </dev/null
+    fi
+}
+
+# obey TARGET TABLE FILE: every boundary observed with FILE equals the table's choice.
+obey() {
+    local target=$1 table=$2 file=$3 coll bytes alg want got n=0 bad=0
+    while read -r coll bytes alg; do
+        want=$(obey_expect "$target" "$coll" "$bytes" "$alg")
+        got=$(obey_observe "$target" "$file" "$coll" "$bytes" 2>"$TMP/obey.err") || got="(observer failed: $(tail -1 "$TMP/obey.err"))"
+        n=$((n + 1))
+        if [ "$got" != "$want" ]; then
+            echo "$coll $bytes B: the table says $alg ($want), $target ran $got"
+            bad=$((bad + 1))
+        fi
+    done < <(obey_points "$table")
+    echo "$target: $n boundaries observed, $bad differ from the table"
+    [ "$n" -gt 0 ] && [ "$bad" = 0 ]
+}
+
+# obey_control TARGET TABLE: without the file the library differs from the table at one boundary at least.
+obey_control() {
+    local target=$1 table=$2 coll bytes alg want got
+    while read -r coll bytes alg; do
+        want=$(obey_expect "$target" "$coll" "$bytes" "$alg")
+        got=$(obey_observe "$target" - "$coll" "$bytes" 2>/dev/null) || continue
+        if [ "$got" != "$want" ]; then
+            echo "without the file: $coll $bytes B ran $got, the table says $want"
+            return 0
+        fi
+    done < <(obey_points "$table")
+    echo "without the file $target ran the table's choice at every boundary: the control shows nothing"
+    return 1
+}
+
+# obey_rotation TARGET: a table giving each algorithm the library runs at 4 ranks a range of 1 KiB of its own.
+obey_rotation() {
+    local target=$1
+    echo "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value"
+    for coll in ${OBEY_COLLS//,/ } $([ "$target" = mpich ] && echo reduce_scatter); do
+        $PACT list algorithms --coll "$coll" --format csv | awk -F, -v t="$target" -v c="$coll" '
+            # not the two-process or arrival-order ones; MPICH 4.0.2 has no allreduce ring; the registry puts
+            # reduce_scatter_allgather/gather (count >= 4) after an unrestricted one, so they start at 1 KiB
+            NR > 1 && $7 !~ /P<=2|order/ && ((t == "ompi" && $3 > 0) ||
+                                            (t == "mpich" && $4 != "" && !(c == "allreduce" && $4 == "ring"))) {
+                a[n++] = $2 }
+            END { for (i = 0; i < n; i++) {
+                      hi = (i == n - 1 || c == "barrier") ? "inf" : (i + 1) * 1024 - 1
+                      printf "%s,4,4,%d,%s,%s,,by_hand,,,\n", c, i * 1024, hi, a[i]
+                      if (c == "barrier") break } }'
+    done
+}
+
+obey_tuned() {
+    local target=$1 file
+    file=$([ "$target" = ompi ] && echo ompi-rules.conf || echo mpich-csel.json)
+    $PACT tune --platform generic32x32 --nodes 1 --ppn 4 --coll "$OBEY_COLLS" --sizes 4..1M --target "$target" \
+        --no-figures -q -o "$TMP/obey-$target" >/dev/null || return 1
+    obey "$target" "$TMP/obey-$target/table.csv" "$TMP/obey-$target/$file"
+}
+
+obey_by_hand() {
+    local target=$1 ext
+    ext=$([ "$target" = ompi ] && echo conf || echo json)
+    obey_rotation "$target" >"$TMP/obey-rot-$target.csv"
+    $PACT tune emit "$TMP/obey-rot-$target.csv" --target "$target" -o "$TMP/obey-rot-$target.$ext" >/dev/null || return 1
+    obey "$target" "$TMP/obey-rot-$target.csv" "$TMP/obey-rot-$target.$ext" &&
+        obey_control "$target" "$TMP/obey-rot-$target.csv"
+}
+
+check "obey: Open MPI runs pact tune's table at every boundary" obey_tuned ompi
+check "obey: Open MPI runs every algorithm of a table by hand; without the file it does not" obey_by_hand ompi
+check "obey: MPICH runs pact tune's table at every boundary" obey_tuned mpich
+check "obey: MPICH runs every algorithm of a table by hand; without the file it does not" obey_by_hand mpich
+
+[ -n "${OBEY_ALONE:-}" ] && finish
+true
