@@ -122,6 +122,17 @@ check "obey: Open MPI runs pact tune's table at every boundary" obey_tuned ompi
 check "obey: Open MPI runs every algorithm of a table by hand; without the file it does not" obey_by_hand ompi
 check "obey: MPICH runs pact tune's table at every boundary" obey_tuned mpich
 check "obey: MPICH runs every algorithm of a table by hand; without the file it does not" obey_by_hand mpich
+# The matching rule the summary states for Open MPI below the smallest tuned count: 3 ranks take the entry for 4
+# (basic_linear below 1 KiB, nonoverlapping above, where Open MPI's fixed decision runs recursive doubling).
+obey_below() {
+    local a b c
+    a=$(bash tests/observe/ompi-observe.sh "$TMP/obey-rot-ompi.conf" allreduce 3 100 </dev/null | cut -d' ' -f1)
+    b=$(bash tests/observe/ompi-observe.sh "$TMP/obey-rot-ompi.conf" allreduce 3 1500 </dev/null | cut -d' ' -f1)
+    c=$(bash tests/observe/ompi-observe.sh - allreduce 3 100 </dev/null | cut -d' ' -f1)
+    echo "3 ranks: $a at 100 B, $b at 1500 B with the file for 4; $c at 100 B without it"
+    [ "$a" = 1 ] && [ "$b" = 2 ] && [ "$c" != 1 ]
+}
+check "obey: Open MPI below the smallest tuned count takes its entry" obey_below
 
 [ -n "${OBEY_ALONE:-}" ] && finish
 true

@@ -20,9 +20,9 @@ static const char *rule_text(pact_tune_target t)
     switch (t) {
     case PACT_TUNE_OMPI:
         return "Open MPI (coll_tuned dynamic rules): a communicator uses the entry of the largest tuned process\n"
-               "count <= its size (the smallest tuned count's rules do not apply below it: Open MPI's fixed\n"
-               "decision runs there); within it, the last rule whose message size <= the call's (bytes x\n"
-               "processes for alltoall and allgather).";
+               "count <= its size (the smallest tuned count's below it, as observed with 3 ranks on a file for 4);\n"
+               "within it, the last rule whose message size <= the call's (bytes x processes for alltoall and\n"
+               "allgather).";
     case PACT_TUNE_MPICH:
         return "MPICH (CSEL): a communicator uses the entry of the largest tuned process count <= its size\n"
                "(comm_size<NEXT entries; the smallest tuned count's below it); within it, the first\n"
