@@ -199,6 +199,7 @@ scripts_exist() {
     for n in $(grep -ohE '[A-Za-z0-9_./-]+\.sh\b' tests/*.sh tests/*/*.sh tests/*/*.c scripts/*.sh Makefile \
         README.md results/README.md models/README.md sim/README.md 2>/dev/null | sort -u); do
         [ -e "$n" ] || [ -e "tests/${n##*/}" ] || [ -e "tests/integration/${n##*/}" ] || [ -e "scripts/${n##*/}" ] ||
+            [ -e "tests/observe/${n##*/}" ] ||
             { echo "missing: $n"; missing=1; }
     done
     [ $missing -eq 0 ]
