@@ -28,12 +28,15 @@ HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1 json-glib-1.0) -lm
 # Schedule IR, registry and builders: plain C, compiled into host tools and rank binaries alike.
 SCHED_SRC := sim/ir/sched.c sim/ir/program.c sim/ir/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))
 # Code that runs inside MPI ranks (plain C11 + MPI, no GLib): one static library per MPI flavour.
-RANK_SRC := sim/rank/exec.c $(SCHED_SRC)
+RANK_SRC := sim/rank/exec.c sim/rank/comm.c $(SCHED_SRC)
 # The bench driver: main, cells and the measurement (bench.c), data, clocks and protocol, checks and matrix.
 BENCH_SRC := $(sort $(wildcard sim/rank/bench*.c))
+# libpact (tuner/libpact): PMPI wrappers, table reader, arrival tracer; one shared library per MPI flavour.
+LIBPACT_SRC := $(sort $(wildcard tuner/libpact/*.c))
+LIB := $(BUILD)/lib
 RANK_HDR = $(wildcard sim/ir/*.h sim/coll/*.h sim/coll/*/*.h sim/coll/*/*.inc sim/rank/*.h)
 HOST_SRC := $(SCHED_SRC) sim/ir/dryrun.c $(wildcard sim/host/*.c sim/engines/*.c sim/study/*.c sim/report/*.c) \
-            $(wildcard patterns/*.c) $(wildcard platforms/*.c) $(wildcard models/*.c) $(wildcard tuner/*.c tuner/*/*.c) \
+            $(wildcard patterns/*.c) $(wildcard platforms/*.c) $(wildcard models/*.c) $(filter-out tuner/libpact/%,$(wildcard tuner/*.c tuner/*/*.c)) \
             $(filter-out cli/pact.c,$(wildcard cli/*.c))
 HOST_OBJ := $(HOST_SRC:%.c=$(BUILD)/host/%.o) $(BUILD)/host/gen/platforms_yaml.o
 PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
@@ -48,7 +51,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 sim: $(BIN)/pact-bench-smpi $(BIN)/pact-smpi-clock.so $(BIN)/pact-probe-smpi
-real: deps $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich
+real: deps $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich $(LIB)/libpact-ompi.so $(LIB)/libpact-mpich.so
 
 $(BUILD)/host/%.o: %.c | deps
 	@mkdir -p $(@D)
@@ -124,6 +127,15 @@ $(BIN)/pact-bench-mpi: $(BENCH_SRC:%.c=$(BUILD)/ompi/%.o) $(BUILD)/ompi/libpact-
 $(BIN)/pact-bench-mpich: $(BENCH_SRC:%.c=$(BUILD)/mpich/%.o) $(BUILD)/mpich/libpact-rank.a
 	@mkdir -p $(@D)
 	$(MPICC_MPICH) $(OPT) $(SAN) -o $@ $^ -lm
+
+# libpact: the rank library linked in, its symbols hidden but for the MPI functions it wraps and pact_lib_*
+# (libpact.map), so that a program linking pact's rank library itself cannot interpose on libpact's copy.
+$(LIB)/libpact-ompi.so: $(LIBPACT_SRC:%.c=$(BUILD)/ompi/%.o) $(BUILD)/ompi/libpact-rank.a tuner/libpact/libpact.map
+	@mkdir -p $(@D)
+	$(MPICC) $(OPT) $(SAN) -shared -o $@ $(filter %.o %.a,$^) -Wl,--version-script=tuner/libpact/libpact.map -lm
+$(LIB)/libpact-mpich.so: $(LIBPACT_SRC:%.c=$(BUILD)/mpich/%.o) $(BUILD)/mpich/libpact-rank.a tuner/libpact/libpact.map
+	@mkdir -p $(@D)
+	$(MPICC_MPICH) $(OPT) $(SAN) -shared -o $@ $(filter %.o %.a,$^) -Wl,--version-script=tuner/libpact/libpact.map -lm
 
 # Preloaded into smpirun by pact (see the file): plain C, no SMPI headers.
 $(BIN)/pact-smpi-clock.so: sim/rank/smpi_clock.c | deps
@@ -206,6 +218,9 @@ install: all real
 	install -m 755 $(BIN)/pact $(BIN)/pact-bench-smpi $(BIN)/pact-probe-smpi $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich \
 	    $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(BIN)/pact-smpi-clock.so $(DESTDIR)$(PREFIX)/bin/ # next to pact-bench-smpi, where pact looks
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(LIB)/libpact-ompi.so $(LIB)/libpact-mpich.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 tuner/libpact/libpact.h $(DESTDIR)$(PREFIX)/include/
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -10,6 +10,7 @@
 #   3 sim/rank     executor, bench driver, probe                    (rank side: C11 + MPI, no GLib)
 #   3 sim/host     GLib helpers: errors, parsing, files             (host side)
 #   4 platforms, patterns                                           (host side)
+#   4 tuner/libpact  PMPI wrappers, table reader, arrival tracer    (rank side: C11 + MPI, no GLib)
 #   5 models       closed forms, schedule evaluator, calibration    (host side)
 #   5 tuner/objectives  best, robustness, score, regret over d^ tables (host side; below the report)
 #   6 sim/engines, sim/report                                       (host side)
@@ -27,10 +28,10 @@ find sim models platforms patterns tuner cli -type f \( -name '*.c' -o -name '*.
 use strict;
 use warnings;
 my %layer = ("sim/ir" => 1, "sim/coll" => 2, "sim/rank" => 3, "sim/host" => 3, "platforms" => 4, "patterns" => 4,
-             "models" => 5, "tuner/objectives" => 5, "sim/engines" => 6, "sim/report" => 6, "sim/study" => 7, "tuner" => 8, "cli" => 9);
-my %side = ("sim/ir" => "both", "sim/coll" => "both", "sim/rank" => "rank");
+             "models" => 5, "tuner/objectives" => 5, "tuner/libpact" => 4, "sim/engines" => 6, "sim/report" => 6, "sim/study" => 7, "tuner" => 8, "cli" => 9);
+my %side = ("sim/ir" => "both", "sim/coll" => "both", "sim/rank" => "rank", "tuner/libpact" => "rank");
 my @path = qw(sim/ir sim/coll sim/coll/common sim/rank sim/host sim/engines sim/study sim/report patterns
-              platforms models tuner tuner/objectives tuner/table tuner/emit tuner/tune cli);
+              platforms models tuner tuner/objectives tuner/table tuner/emit tuner/tune tuner/libpact cli);
 my (@files, %is_file, %edges, @bad);
 while (my $f = <STDIN>) { chomp $f; push @files, $f; $is_file{$f} = 1; }
 sub unit_of {

@@ -22,12 +22,45 @@
  * params are the algorithm's parameter overrides, name=value,name=value.
  * alg "mpi" is the MPI library's own collective (under SMPI, the one smpirun's --cfg selects).
  */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "bench_int.h"
+
+#ifndef PACT_SMPI
+#include <dlfcn.h>
+#endif
+
+/* --libpact: libpact's interface (tuner/libpact/libpact.h), found in the process when it is preloaded. */
+static int (*lp_force_next)(const char *coll, const char *spec);
+static const char *(*lp_last)(void);
+
+/* Runs the cell's algorithm through MPI_<Collective> after asking libpact for it, and checks that libpact
+ * ran it rather than the library's own. */
+static int libpact_call(const cell_t *c, call_t *k, MPI_Comm comm)
+{
+    char spec[400], want[200];
+    int n = snprintf(spec, sizeof spec, "%s%s%s", k->alg->name, c->params[0] ? ":" : "", c->params);
+    for (int i = 0; i < n && i < (int)sizeof spec; i++)
+        if (spec[i] == ',')
+            spec[i] = ':';
+    if (lp_force_next(pact_coll_name(c->coll), spec) != 0) {
+        fprintf(stderr, "pact-bench: --libpact: %s\n", lp_last());
+        return PACT_ERR_ARG;
+    }
+    int rc = pb_library_call(c, k, comm);
+    snprintf(want, sizeof want, "routed %s %s", pact_coll_name(c->coll), k->alg->name);
+    if (rc == PACT_OK && strcmp(lp_last(), want) != 0) {
+        fprintf(stderr, "pact-bench: --libpact: %s: libpact says '%s'\n", want, lp_last());
+        rc = PACT_ERR_CHECK;
+    }
+    return rc;
+}
 
 int pb_run_call(const cell_t *c, call_t *k, MPI_Comm comm)
 {
     if (!k->alg)
         return pb_library_call(c, k, comm);
+    if (lp_force_next)
+        return libpact_call(c, k, comm);
     return pact_plan_run(k->plan, &k->x);
 }
 
@@ -70,20 +103,7 @@ void pb_call_free(const bench_t *b, call_t *k)
 
 int pb_place(const bench_t *b, pact_place *p)
 {
-    int rc = PACT_OK, first = b->rank;
-    MPI_Comm node = MPI_COMM_NULL;
-    int *ids = malloc(sizeof(int) * (size_t)b->size);
-    if (!ids)
-        return PACT_ERR_NOMEM;
-    PACT_MPI_CHECK(MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, b->rank, MPI_INFO_NULL, &node));
-    PACT_MPI_CHECK(MPI_Allreduce(&b->rank, &first, 1, MPI_INT, MPI_MIN, node));
-    PACT_MPI_CHECK(MPI_Allgather(&first, 1, MPI_INT, ids, 1, MPI_INT, b->comm));
-    rc = pact_place_init(p, b->size, ids);
-out:
-    if (node != MPI_COMM_NULL)
-        MPI_Comm_free(&node);
-    free(ids);
-    return rc;
+    return pact_place_of_comm(b->comm, p);
 }
 
 /* Builds the schedule and allocates buffers for a cell.  PACT_ERR_RESTRICTED leaves `why` set; the
@@ -411,6 +431,7 @@ static void usage(void)
           "                  [--max-bytes B]\n"
           "  checks: [--check-twice] (each plan runs once on other input before the checked run)\n"
           "          [--place] (prints the node of every rank, as algorithms that need it see them)\n"
+          "          [--libpact] (pact's algorithms through MPI_Allreduce & co., routed by a preloaded libpact)\n"
           "  common: [--out FILE] [--arrivals FILE] [--arrival-tol SECONDS (default 5e-6)]\n",
           stderr);
 }
@@ -428,7 +449,7 @@ int main(int argc, char **argv)
                       .ops = "sum,max,compose",
                       .roots = "0,P-1,P/2",
                       .max_bytes = 64.0 * 1024 * 1024};
-    int matrix = 0, show_place = 0, bad_args = 0;
+    int matrix = 0, show_place = 0, bad_args = 0, libpact = 0;
     snprintf(one.id, sizeof(one.id), "0");
     snprintf(one.alg, sizeof(one.alg), "mpi");
     one.dt = pb_find_dtype("double");
@@ -462,6 +483,8 @@ int main(int argc, char **argv)
             b.timing_only = 1, used = 0;
         else if (!strcmp(o, "--matrix"))
             matrix = 1, used = 0;
+        else if (!strcmp(o, "--libpact"))
+            libpact = 1, used = 0;
         else if (!v)
             bad_args = 1;
         else if (!strcmp(o, "--coll"))
@@ -536,6 +559,20 @@ int main(int argc, char **argv)
     }
     if (!mx.colls)
         mx.colls = "all";
+    if (libpact) {
+#ifndef PACT_SMPI
+        *(void **)&lp_force_next = dlsym(RTLD_DEFAULT, "pact_lib_force_next");
+        *(void **)&lp_last = dlsym(RTLD_DEFAULT, "pact_lib_last");
+#endif
+        if (!lp_force_next || !lp_last) {
+            if (b.rank == 0)
+                fprintf(stderr, "pact-bench: --libpact: libpact is not loaded (LD_PRELOAD=build/lib/libpact-ompi.so "
+                                "or libpact-mpich.so)\n");
+            lp_force_next = NULL;
+            rc = PACT_ERR_ARG;
+            goto out;
+        }
+    }
 #ifdef PACT_SMPI
     /* SimGrid lays the ranks' stacks out alike, so the lines a context switch saves and restores sit at
      * the same offset in each and crowd into few cache sets: at 256 ranks they evict each other.  Each

@@ -30,66 +30,10 @@ void pb_wait_until(const bench_t *b, double t)
 #endif
 }
 
-/* Estimates this rank's clock offset to rank 0: the sample with the shortest round trip of a few
- * ping-pongs, midpoint rule.  In simulation all clocks are one and the offset is 0. */
-#ifndef PACT_SMPI
-/* CLOCK_MONOTONIC - MPI_Wtime(), from the tightest of a few bracketing reads. */
-static double mono_minus_wtime(void)
-{
-    double best = 1e30, d = 0;
-    for (int k = 0; k < 10; k++) {
-        struct timespec a, c;
-        clock_gettime(CLOCK_MONOTONIC, &a);
-        double w = MPI_Wtime();
-        clock_gettime(CLOCK_MONOTONIC, &c);
-        double ta = (double)a.tv_sec + a.tv_nsec * 1e-9, tc = (double)c.tv_sec + c.tv_nsec * 1e-9;
-        if (tc - ta < best) {
-            best = tc - ta;
-            d = (ta + tc) / 2 - w;
-        }
-    }
-    return d;
-}
-#endif
-
+/* This rank's clock offset to rank 0 (comm.c): 100 ping-pongs per rank. */
 int pb_clock_sync(bench_t *b)
 {
-    int rc = PACT_OK;
-    b->offset = 0;
-#ifndef PACT_SMPI
-    enum { ROUNDS = 100 };
-    for (int r = 1; r < b->size; r++) {
-        for (int k = 0; k < ROUNDS; k++) {
-            if (b->rank == 0) {
-                double t;
-                PACT_MPI_CHECK(MPI_Recv(&t, 1, MPI_DOUBLE, r, 1, b->comm, MPI_STATUS_IGNORE));
-                t = MPI_Wtime();
-                PACT_MPI_CHECK(MPI_Send(&t, 1, MPI_DOUBLE, r, 2, b->comm));
-            } else if (b->rank == r) {
-                static double best_rtt = 1e30;
-                if (k == 0)
-                    best_rtt = 1e30;
-                double t1 = MPI_Wtime(), t0;
-                PACT_MPI_CHECK(MPI_Send(&t1, 1, MPI_DOUBLE, 0, 1, b->comm));
-                PACT_MPI_CHECK(MPI_Recv(&t0, 1, MPI_DOUBLE, 0, 2, b->comm, MPI_STATUS_IGNORE));
-                double t2 = MPI_Wtime();
-                if (t2 - t1 < best_rtt) {
-                    best_rtt = t2 - t1;
-                    b->offset = t0 - (t1 + t2) / 2;
-                }
-            }
-        }
-    }
-    /* The true offset where ranks share a machine: CLOCK_MONOTONIC is one clock for all its processes, so
-     * (monotonic - MPI_Wtime) of this rank minus rank 0's is what the ping-pong estimates.  Recorded next
-     * to the estimate so that a run on one machine can tell how well the synchronisation worked. */
-    double m = mono_minus_wtime(), m0 = m;
-    PACT_MPI_CHECK(MPI_Bcast(&m0, 1, MPI_DOUBLE, 0, b->comm));
-    b->mono_offset = m - m0;
-#endif
-    goto out;
-out:
-    return rc;
+    return pact_clock_sync(b->comm, 100, &b->offset, &b->mono_offset);
 }
 
 /* ---- the measurement protocol: agree on a start, gather the records, share the verdict ---------------

@@ -47,6 +47,15 @@ void pact_plan_free(pact_plan *p);
  * lowest-numbered blocked operation needs (program.c). */
 int pact_plan_run(pact_plan *p, pact_exec_ctx *x);
 
+/* This rank's clock against rank 0's of `comm` (comm.c): *offset is what to add to MPI_Wtime() to read rank
+ * 0's clock, from the shortest of `rounds` ping-pongs with rank 0; *mono_offset the true offset where all ranks
+ * share one machine's CLOCK_MONOTONIC.  Both 0 under SMPI (one clock).  Collective over `comm`. */
+int pact_clock_sync(MPI_Comm comm, int rounds, double *offset, double *mono_offset);
+
+/* Where the ranks of `comm` run (comm.c): a rank's node is the lowest rank that shares its memory
+ * (MPI_COMM_TYPE_SHARED: a host under SMPI, a machine otherwise).  Collective over `comm`; pact_place_free it. */
+int pact_place_of_comm(MPI_Comm comm, pact_place *p);
+
 /* Charges `seconds` of simulated compute (SMPI); a no-op on real machines. */
 void pact_charge(double seconds);
 
