@@ -43,7 +43,7 @@ PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune install clean check-asan format
+.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune bench-libpact install clean check-asan format
 
 all: deps $(BIN)/pact sim
 
@@ -173,7 +173,7 @@ run: all
 	$(BIN)/pact sim experiments/seeds-compact.yaml -o $(RUN_DIR)
 	@echo "figures: $(RUN_DIR)/heatmap-*.png, robustness-*.png, score-*.png (and .svg); redraw: $(BIN)/pact report $(RUN_DIR)"
 
-bench: bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune
+bench: bench-platforms bench-fidelity bench-real bench-libpact bench-arrivals bench-model bench-sim bench-tune
 
 # Every built-in at full size under smpirun (ping + allreduce at up to 1024 ranks) and its probe (~30 s).
 bench-platforms: all
@@ -183,6 +183,12 @@ bench-platforms: all
 # pact against Open MPI's same algorithm on 4 real ranks; simulation wall-clock against SMPI at 256 ranks.
 bench-real: all real
 	bash scripts/bench-real.sh --rounds 5 | tee results/bench-real-$(shell date +%Y%m%d-%H%M%S).txt
+
+# libpact (issue 19): pact's algorithms through libpact against Open MPI forced to the same algorithm, then what a
+# fallback and the tracer cost at 8 B (scripts/bench-real.sh --libpact; BENCH_ARGS="--np 16 --rounds 3" on a big box).
+bench-libpact: all real
+	@mkdir -p results
+	bash scripts/bench-real.sh --libpact --rounds 3 $(BENCH_ARGS) | tee results/bench-libpact-$(shell date +%Y%m%d-%H%M%S).txt
 
 # How faithfully the driver imposes arrival patterns on real MPI: error per rank count, shape and skew (~1 min).
 bench-arrivals: all real

@@ -14,18 +14,24 @@
 #     Both sides run pact-bench-smpi with build/bin/pact-smpi-clock.so preloaded, as `pact sim` runs it (it
 #     spares SMPI two system calls per MPI call; sim/rank/smpi_clock.c); --no-clock runs both without it.
 #
-#   scripts/bench-real.sh [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--rounds 1] [--sim-procs 256]
+#  With --libpact (make bench-libpact), section 1 runs pact's algorithm through libpact instead: the bench driver
+#  calls MPI_<Collective> (alg "mpi") with build/lib/libpact-ompi.so preloaded and a table.csv of one row naming
+#  the algorithm, against Open MPI forced to the same algorithm; then libpact's own costs at 8 B, per collective:
+#  a call that falls back (a table without a row for it) against no libpact, and a traced call (PACT_TRACE, no
+#  table) against no libpact, as the difference of the median d^.
+#
+#   scripts/bench-real.sh [--libpact] [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--rounds 1] [--sim-procs 256]
 #                         [--sim-sizes 8,64K] [--sim-rounds 3] [--only real|sim] [--colls allreduce,...] [--no-clock]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NP=4; SIZES=8,64,512,4K,32K,256K,2M,4M; REPS=15; ROUNDS=1; SIM_P=256; SIM_SIZES=8,64K; SIM_ROUNDS=3; ONLY=""; CLOCK=1
-COLLS=allreduce,reduce,bcast,alltoall,allgather
+COLLS=allreduce,reduce,bcast,alltoall,allgather; LIBPACT=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --np) NP=$2; shift 2 ;; --sizes) SIZES=$2; shift 2 ;; --reps) REPS=$2; shift 2 ;; --rounds) ROUNDS=$2; shift 2 ;;
     --sim-procs) SIM_P=$2; shift 2 ;; --sim-sizes) SIM_SIZES=$2; shift 2 ;; --sim-rounds) SIM_ROUNDS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    --colls) COLLS=$2; shift 2 ;; --no-clock) CLOCK=0; shift ;;
+    --colls) COLLS=$2; shift 2 ;; --no-clock) CLOCK=0; shift ;; --libpact) LIBPACT=1; ONLY=real; shift ;;
     *) echo "bench-real.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -55,8 +61,32 @@ plan() {
     done
 }
 
+LP=$PWD/build/lib/libpact-ompi.so
+[ "$LIBPACT" = 0 ] || [ -f "$LP" ] || { echo "bench-real.sh: $LP missing (make real)" >&2; exit 1; }
+# table COLL ALG: a table.csv with one row, ALG for COLL at any size and process count
+table() {
+    echo "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value"
+    echo "$1,1,1,0,inf,$2,,no_delay,,,"
+}
+# pact_side COLL ALG ID: runs the pact side of one round into $OUT/round.csv: pact's executor in the bench driver,
+# or (--libpact) the driver's MPI_<Collective> routed by libpact to ALG
+pact_side() {
+    if [ "$LIBPACT" = 1 ]; then
+        table "$1" "$2" >"$OUT/table-$1-$2.csv"
+        LD_PRELOAD=$LP PACT_TABLE=$OUT/table-$1-$2.csv mpirun.openmpi -np "$NP" --oversubscribe -x LD_PRELOAD -x PACT_TABLE \
+            build/bin/pact-bench-mpi --plan "$OUT/plan-$1-mpi-$3" --out "$OUT/round.csv" </dev/null >/dev/null
+    else
+        mpirun.openmpi -np "$NP" --oversubscribe build/bin/pact-bench-mpi --plan "$OUT/plan-$1-$2" \
+            --out "$OUT/round.csv" </dev/null >/dev/null
+    fi
+}
+
 if [ "$ONLY" != sim ]; then
-    echo "== real MPI: pact vs Open MPI's same algorithm, $NP ranks, median d^ of $ROUNDS x $REPS calls, sizes $SIZES"
+    if [ "$LIBPACT" = 1 ]; then
+        echo "== real MPI: pact's algorithm through libpact vs Open MPI's same algorithm, $NP ranks, median d^ of $ROUNDS x $REPS calls, sizes $SIZES"
+    else
+        echo "== real MPI: pact vs Open MPI's same algorithm, $NP ranks, median d^ of $ROUNDS x $REPS calls, sizes $SIZES"
+    fi
     printf '%-10s %-24s %5s %12s %12s  %s\n' coll algorithm ompi median_ratio worst_ratio worst_at
     for coll in ${COLLS//,/ }; do
         $PACT list algorithms --coll "$coll" --format csv | awk -F, 'NR > 1 && $3 != "" { print $2, $3 }' |
@@ -69,8 +99,7 @@ if [ "$ONLY" != sim ]; then
             plan "$coll" mpi "$sizes" "$REPS" >"$OUT/plan-$coll-mpi-$id"
             : >"$OUT/pact-$coll-$alg.csv"; : >"$OUT/ompi-$coll-$id.csv"
             for r in $(seq "$ROUNDS"); do # header once per file: the awk below counts files by it
-                mpirun.openmpi -np "$NP" --oversubscribe build/bin/pact-bench-mpi --plan "$OUT/plan-$coll-$alg" \
-                    --out "$OUT/round.csv" </dev/null >/dev/null
+                pact_side "$coll" "$alg" "$id"
                 if [ "$r" = 1 ]; then cat "$OUT/round.csv"; else tail -n +2 "$OUT/round.csv"; fi >>"$OUT/pact-$coll-$alg.csv"
                 mpirun.openmpi -np "$NP" --oversubscribe --mca coll_tuned_use_dynamic_rules 1 \
                     --mca "coll_tuned_${coll}_algorithm" "$id" build/bin/pact-bench-mpi \
@@ -160,4 +189,37 @@ if [ "$ONLY" != real ]; then
                 "$(bytes "$s")" "$t" - -
         done
     fi
+fi
+
+if [ "$LIBPACT" = 1 ]; then
+    echo "== libpact's own costs at 8 B, $NP ranks: median d^ of $ROUNDS x $REPS calls (alternating)"
+    echo "   none: no libpact; fallback: libpact with a table that has no row for the collective; traced: PACT_TRACE, no table"
+    printf '%-10s %12s %12s %12s %16s %14s\n' coll none_us fallback_us traced_us fallback/none traced-none_us
+    # a table whose only row is a barrier's: every other collective falls back ("no table row covers it")
+    table barrier linear >"$OUT/table-none.csv"
+    for coll in ${COLLS//,/ }; do
+        plan "$coll" mpi 8 "$REPS" >"$OUT/plan-ovh"
+        : >"$OUT/ovh-none.csv"; : >"$OUT/ovh-fb.csv"; : >"$OUT/ovh-tr.csv"
+        for r in $(seq "$ROUNDS"); do
+            mpirun.openmpi -np "$NP" --oversubscribe build/bin/pact-bench-mpi --plan "$OUT/plan-ovh" --out "$OUT/round.csv" </dev/null >/dev/null
+            tail -n +2 "$OUT/round.csv" >>"$OUT/ovh-none.csv"
+            LD_PRELOAD=$LP PACT_TABLE=$OUT/table-none.csv mpirun.openmpi -np "$NP" --oversubscribe -x LD_PRELOAD -x PACT_TABLE \
+                build/bin/pact-bench-mpi --plan "$OUT/plan-ovh" --out "$OUT/round.csv" </dev/null >/dev/null
+            tail -n +2 "$OUT/round.csv" >>"$OUT/ovh-fb.csv"
+            LD_PRELOAD=$LP PACT_TRACE=$OUT/trace.csv mpirun.openmpi -np "$NP" --oversubscribe -x LD_PRELOAD -x PACT_TRACE \
+                build/bin/pact-bench-mpi --plan "$OUT/plan-ovh" --out "$OUT/round.csv" </dev/null >/dev/null
+            tail -n +2 "$OUT/round.csv" >>"$OUT/ovh-tr.csv"
+        done
+        awk -F, -v coll="$coll" '
+            function median(arr, n,   i, j, t) {
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (arr[j] < arr[i]) { t = arr[i]; arr[i] = arr[j]; arr[j] = t }
+                return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
+            }
+            FNR == 1 { f++ }
+            { n[f]++; v[f, n[f]] = $3 }
+            END {
+                for (s = 1; s <= 3; s++) { for (i = 1; i <= n[s]; i++) a[i] = v[s, i]; med[s] = median(a, n[s]) * 1e6 }
+                printf "%-10s %12.2f %12.2f %12.2f %16.3f %14.2f\n", coll, med[1], med[2], med[3], med[2] / med[1], med[3] - med[1]
+            }' "$OUT/ovh-none.csv" "$OUT/ovh-fb.csv" "$OUT/ovh-tr.csv"
+    done
 fi

@@ -3,7 +3,8 @@
 set -euo pipefail
 
 PKGS=(build-essential pkg-config libglib2.0-dev libyaml-dev libjson-glib-dev libsimgrid-dev gnuplot-nox
-      libopenmpi-dev openmpi-bin libmpich-dev mpich)
+      libopenmpi-dev openmpi-bin libmpich-dev mpich
+      hpcc) # HPC Challenge: a real MPI application nobody here wrote, for the tests of libpact
 
 missing=()
 for p in "${PKGS[@]}"; do

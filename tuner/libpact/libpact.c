@@ -259,14 +259,14 @@ static void report(void)
     for (int c = 0; c < PACT_NCOLL; c++) {
         for (size_t i = 0; i < na; i++)
             if (pact_alg_at(i)->coll == (pact_coll)c && all[i]) {
-                fprintf(stderr, "libpact:   %-15s routed    %-40s %8ld (%ld)\n", pact_coll_name(c),
+                fprintf(stderr, "libpact:   %-15s routed    %-48s %8ld (%ld)\n", pact_coll_name(c),
                         pact_alg_at(i)->name, mine[i], all[i]);
                 any = 1;
             }
         for (int r = 0; r < NREASON; r++) {
             size_t k = na + (size_t)c * NREASON + (size_t)r;
             if (all[k]) {
-                fprintf(stderr, "libpact:   %-15s fallback  %-40s %8ld (%ld)\n", pact_coll_name(c), reason_text[r],
+                fprintf(stderr, "libpact:   %-15s fallback  %-48s %8ld (%ld)\n", pact_coll_name(c), reason_text[r],
                         mine[k], all[k]);
                 any = 1;
             }
