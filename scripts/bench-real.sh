@@ -20,6 +20,8 @@
 #  a call that falls back (a table without a row for it) against no libpact, and a traced call (PACT_TRACE, no
 #  table) against no libpact, as the difference of the median d^.
 #
+#  (--only overhead: that last part alone.)
+#
 #   scripts/bench-real.sh [--libpact] [--np 4] [--sizes 8,64,512,4K,32K,256K,2M,4M] [--reps 15] [--rounds 1] [--sim-procs 256]
 #                         [--sim-sizes 8,64K] [--sim-rounds 3] [--only real|sim] [--colls allreduce,...] [--no-clock]
 set -euo pipefail
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
     --np) NP=$2; shift 2 ;; --sizes) SIZES=$2; shift 2 ;; --reps) REPS=$2; shift 2 ;; --rounds) ROUNDS=$2; shift 2 ;;
     --sim-procs) SIM_P=$2; shift 2 ;; --sim-sizes) SIM_SIZES=$2; shift 2 ;; --sim-rounds) SIM_ROUNDS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    --colls) COLLS=$2; shift 2 ;; --no-clock) CLOCK=0; shift ;; --libpact) LIBPACT=1; ONLY=real; shift ;;
+    --colls) COLLS=$2; shift 2 ;; --no-clock) CLOCK=0; shift ;; --libpact) LIBPACT=1; [ "$ONLY" = overhead ] || ONLY=real; shift ;;
     *) echo "bench-real.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -81,7 +83,7 @@ pact_side() {
     fi
 }
 
-if [ "$ONLY" != sim ]; then
+if [ "$ONLY" != sim ] && [ "$ONLY" != overhead ]; then
     if [ "$LIBPACT" = 1 ]; then
         echo "== real MPI: pact's algorithm through libpact vs Open MPI's same algorithm, $NP ranks, median d^ of $ROUNDS x $REPS calls, sizes $SIZES"
     else
@@ -126,7 +128,7 @@ if [ "$ONLY" != sim ]; then
     done
 fi
 
-if [ "$ONLY" != real ]; then
+if [ "$ONLY" != real ] && [ "$ONLY" != overhead ]; then
     preload=""
     if [ "$CLOCK" = 1 ]; then
         preload=$PWD/build/bin/pact-smpi-clock.so
@@ -194,7 +196,11 @@ fi
 if [ "$LIBPACT" = 1 ]; then
     echo "== libpact's own costs at 8 B, $NP ranks: median d^ of $ROUNDS x $REPS calls (alternating)"
     echo "   none: no libpact; fallback: libpact with a table that has no row for the collective; traced: PACT_TRACE, no table"
-    printf '%-10s %12s %12s %12s %16s %14s\n' coll none_us fallback_us traced_us fallback/none traced-none_us
+    echo "   self_ns: one call on MPI_COMM_SELF, best of 5 x 10^6 (tests/libpact/calls.c), without libpact, falling back, traced;"
+    echo "   fallback_%: what falling back adds, as a share of the 8 B call between the $NP ranks"
+    printf '%-10s %12s %12s %12s %16s %14s %26s %11s\n' coll none_us fallback_us traced_us fallback/none traced-none_us \
+        "self_ns none/fb/traced" fallback_%
+    mpicc.openmpi -O2 -o "$OUT/calls" tests/libpact/calls.c
     # a table whose only row is a barrier's: every other collective falls back ("no table row covers it")
     table barrier linear >"$OUT/table-none.csv"
     for coll in ${COLLS//,/ }; do
@@ -210,7 +216,12 @@ if [ "$LIBPACT" = 1 ]; then
                 build/bin/pact-bench-mpi --plan "$OUT/plan-ovh" --out "$OUT/round.csv" </dev/null >/dev/null
             tail -n +2 "$OUT/round.csv" >>"$OUT/ovh-tr.csv"
         done
-        awk -F, -v coll="$coll" '
+        self_none=$(mpirun.openmpi -np 1 "$OUT/calls" "$coll" 1000000 </dev/null | awk '{ print $2 }')
+        self_fb=$(LD_PRELOAD=$LP PACT_TABLE=$OUT/table-none.csv mpirun.openmpi -np 1 -x LD_PRELOAD -x PACT_TABLE \
+            "$OUT/calls" "$coll" 1000000 </dev/null | awk '{ print $2 }')
+        self_tr=$(LD_PRELOAD=$LP PACT_TRACE=$OUT/trace.csv mpirun.openmpi -np 1 -x LD_PRELOAD -x PACT_TRACE \
+            "$OUT/calls" "$coll" 1000000 </dev/null | awk '{ print $2 }')
+        awk -F, -v coll="$coll" -v sn="$self_none" -v sf="$self_fb" -v st="$self_tr" '
             function median(arr, n,   i, j, t) {
                 for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (arr[j] < arr[i]) { t = arr[i]; arr[i] = arr[j]; arr[j] = t }
                 return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
@@ -219,7 +230,8 @@ if [ "$LIBPACT" = 1 ]; then
             { n[f]++; v[f, n[f]] = $3 }
             END {
                 for (s = 1; s <= 3; s++) { for (i = 1; i <= n[s]; i++) a[i] = v[s, i]; med[s] = median(a, n[s]) * 1e6 }
-                printf "%-10s %12.2f %12.2f %12.2f %16.3f %14.2f\n", coll, med[1], med[2], med[3], med[2] / med[1], med[3] - med[1]
+                printf "%-10s %12.2f %12.2f %12.2f %16.3f %14.2f %26s %11.2f\n", coll, med[1], med[2], med[3], med[2] / med[1],
+                    med[3] - med[1], sprintf("%.1f/%.1f/%.1f", sn, sf, st), 100 * (sf - sn) * 1e-3 / med[1]
             }' "$OUT/ovh-none.csv" "$OUT/ovh-fb.csv" "$OUT/ovh-tr.csv"
     done
 fi

@@ -91,6 +91,7 @@ static struct {
     int strict, verbose;
     lp_table table;
     int table_state; /* 0: none, 1: read, -1: could not be read */
+    unsigned has_rows; /* bit per collective with rows in the table */
     char table_path[1024];
     int keyval;
     lp_comm *comms;
@@ -119,8 +120,16 @@ static void drop_plans(lp_comm *s)
     s->nplans = 0;
 }
 
+/* The last communicator a call named and its state: most programs call on one communicator after another. */
+static MPI_Comm last_comm = MPI_COMM_NULL;
+static lp_comm *last_state;
+
 static void comm_free(lp_comm *s)
 {
+    if (last_state == s) {
+        last_state = NULL;
+        last_comm = MPI_COMM_NULL;
+    }
     drop_plans(s);
     if (s->ready) {
         PMPI_Comm_free(&s->priv);
@@ -148,8 +157,13 @@ static lp_comm *state_of(MPI_Comm comm)
 {
     void *v = NULL;
     int flag = 0;
-    if (PMPI_Comm_get_attr(comm, g.keyval, &v, &flag) == MPI_SUCCESS && flag)
+    if (comm == last_comm && last_state)
+        return last_state;
+    if (PMPI_Comm_get_attr(comm, g.keyval, &v, &flag) == MPI_SUCCESS && flag) {
+        last_comm = comm;
+        last_state = v;
         return v;
+    }
     lp_comm *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
@@ -169,6 +183,8 @@ static lp_comm *state_of(MPI_Comm comm)
     if (g.comms)
         g.comms->prev = s;
     g.comms = s;
+    last_comm = comm;
+    last_state = s;
     return s;
 }
 
@@ -226,6 +242,8 @@ static void lp_init(void)
         snprintf(g.table_path, sizeof g.table_path, "%s", path);
         if (lp_table_read(path, &g.table, why, sizeof why) == PACT_OK) {
             g.table_state = 1;
+            for (size_t i = 0; i < g.table.n; i++)
+                g.has_rows |= 1u << g.table.rows[i].coll;
         } else {
             g.table_state = -1;
             if (rank == 0)
@@ -388,14 +406,40 @@ static int fall(lp_call *c, int reason)
     return 0;
 }
 
-static int contiguous(MPI_Datatype dt, size_t *extent, int *size)
+/* What libpact asks of a datatype, for the last few datatypes it saw; MPI_Type_free (wrapped below) forgets a
+ * handle, which MPI may then give to another type. */
+typedef struct {
+    MPI_Datatype dt;
+    int size, contig;
+    size_t extent;
+} dt_info;
+#define NDT 8
+static dt_info dts[NDT];
+static int ndts, next_dt;
+
+static const dt_info *dt_of(MPI_Datatype dt)
 {
+    for (int i = 0; i < ndts; i++)
+        if (dts[i].dt == dt)
+            return &dts[i];
+    dt_info d = {.dt = dt};
     MPI_Aint lb, ext, tlb, text;
-    if (PMPI_Type_size(dt, size) != MPI_SUCCESS || PMPI_Type_get_extent(dt, &lb, &ext) != MPI_SUCCESS ||
-        PMPI_Type_get_true_extent(dt, &tlb, &text) != MPI_SUCCESS)
-        return 0;
-    *extent = (size_t)ext;
-    return *size > 0 && lb == 0 && tlb == 0 && ext == *size && text == *size;
+    if (PMPI_Type_size(dt, &d.size) == MPI_SUCCESS && PMPI_Type_get_extent(dt, &lb, &ext) == MPI_SUCCESS &&
+        PMPI_Type_get_true_extent(dt, &tlb, &text) == MPI_SUCCESS) {
+        d.extent = (size_t)ext;
+        d.contig = d.size > 0 && lb == 0 && tlb == 0 && ext == d.size && text == d.size;
+    }
+    int k = ndts < NDT ? ndts++ : next_dt++ % NDT;
+    dts[k] = d;
+    return &dts[k];
+}
+
+int MPI_Type_free(MPI_Datatype *dt)
+{
+    for (int i = 0; dt && i < ndts; i++)
+        if (dts[i].dt == *dt)
+            dts[i] = (dt_info){.dt = MPI_DATATYPE_NULL}; /* not contiguous: such a call goes to the library */
+    return PMPI_Type_free(dt);
 }
 
 static pact_plan *plan_for(lp_call *c, const pact_alg *a, const long *params, const pact_build_args *args)
@@ -439,21 +483,25 @@ static int lp_enter(lp_call *c)
 {
     if (!g.inited || g.finalized)
         return 0;
-    int tsize = 0;
-    size_t ext = 0;
-    int contig = c->coll == PACT_COLL_BARRIER ? 1 : contiguous(c->dt, &ext, &tsize);
-    uint64_t bytes = c->count > 0 ? (uint64_t)c->count * (uint64_t)tsize : 0;
-    lp_comm *s = state_of(c->comm);
-    if (lp_tracing())
-        lp_trace_arrive(c->coll, s && s->world, bytes, PMPI_Wtime());
+    /* the cheapest refusals first: a call that falls back should cost next to nothing */
     int forced = g.force[c->coll];
     g.force[c->coll] = 0;
+    const dt_info *d = NULL;
+    if (lp_tracing()) {
+        double t = PMPI_Wtime();
+        lp_comm *s = state_of(c->comm);
+        d = c->coll == PACT_COLL_BARRIER ? NULL : dt_of(c->dt);
+        lp_trace_arrive(c->coll, s && s->world, d && c->count > 0 ? (uint64_t)c->count * (uint64_t)d->size : 0, t);
+    }
     if (forced == 2)
         return fall(c, R_FORCED_MPI);
     if (!forced && g.table_state != 1)
         return fall(c, g.table_state < 0 ? R_TABLE_BAD : R_NO_TABLE);
+    if (!forced && !(g.has_rows & (1u << c->coll)))
+        return fall(c, R_NO_ROW);
     if (g.threads == MPI_THREAD_MULTIPLE)
         return fall(c, R_THREADS);
+    lp_comm *s = state_of(c->comm);
     if (!s)
         return fall(c, R_SETUP);
     if (s->inter)
@@ -463,8 +511,12 @@ static int lp_enter(lp_call *c)
         return fall(c, R_SETUP);
     if (c->count < 0 || (pact_coll_rooted(c->coll) && (c->root < 0 || c->root >= s->size)))
         return fall(c, R_ARGS);
-    if (!contig)
+    static const dt_info none = {.size = 1, .contig = 1, .extent = 1};
+    if (!d)
+        d = c->coll == PACT_COLL_BARRIER ? &none : dt_of(c->dt);
+    if (!d->contig)
         return fall(c, R_DATATYPE);
+    uint64_t bytes = c->count > 0 ? (uint64_t)c->count * (uint64_t)d->size : 0;
     if (c->mismatch)
         return fall(c, R_TYPES_DIFFER);
     if (c->recvcounts) { /* reduce_scatter: pact splits count in P blocks, the first count mod P one longer */
@@ -489,7 +541,7 @@ static int lp_enter(lp_call *c)
     if (pact_coll_traits_of(c->coll)->reduces)
         PMPI_Op_commutative(c->op, &commutative);
     c->rank_inplace = pact_coll_rank_inplace(c->coll, s->rank, c->root, c->inplace);
-    c->extent = c->coll == PACT_COLL_BARRIER ? 1 : ext;
+    c->extent = d->extent;
     pact_build_args args = {.coll = c->coll,
                             .rank = s->rank,
                             .size = s->size,
