@@ -45,7 +45,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune bench-libpact install clean check-asan format
 
-all: deps $(BIN)/pact sim
+all: deps $(BIN)/pact sim $(LIB)/libpact-ompi.so $(LIB)/libpact-mpich.so
 
 deps:
 	@bash scripts/install-deps.sh

@@ -79,6 +79,14 @@ lp_probe() {
 }
 check "libpact: Open MPI: each case routed or fallen back as stated, right, counted" lp_probe ompi
 check "libpact: MPICH: each case routed or fallen back as stated, right, counted" lp_probe mpich
+# At link time instead of LD_PRELOAD: the same decisions.
+lp_linked() {
+    mpicc.openmpi -std=c11 -Ituner/libpact -o "$TMP/lp/probe-linked" tests/libpact/probe.c -L"$(dirname "$LP_OMPI")" \
+        -lpact-ompi -Wl,-rpath,"$(dirname "$LP_OMPI")" || return 1
+    PACT_TABLE=tests/libpact/table.csv timeout 300 mpirun.openmpi -np 4 --oversubscribe --mca btl self,vader \
+        -x PACT_TABLE "$TMP/lp/probe-linked" </dev/null | diff tests/libpact/probe-expected.txt -
+}
+check "libpact: linked instead of preloaded, the same decisions and results" lp_linked
 
 # A table libpact cannot use: one line from rank 0 naming the file (and line), every call to the library, the
 # program unharmed; PACT_STRICT=1 stops it.
