@@ -74,7 +74,7 @@ lp_probe() {
     fi
     cat "$TMP/lp/out-$lib" "$TMP/lp/out-$lib.err"
     diff tests/libpact/probe-expected.txt "$TMP/lp/out-$lib" &&
-        grep -Eq "libpact: +allreduce +routed +ring +3 \(12\)" "$TMP/lp/out-$lib.err" &&
+        grep -Eq "libpact: +allreduce +routed +ring +258 \(1032\)" "$TMP/lp/out-$lib.err" &&
         grep -Eq "libpact: +alltoall +fallback +in place, which the algorithm does not allow +1 \(4\)" "$TMP/lp/out-$lib.err"
 }
 check "libpact: Open MPI: each case routed or fallen back as stated, right, counted" lp_probe ompi
@@ -159,8 +159,10 @@ check "libpact: the tracer's pattern is the imposed one within 5% of the skew" l
 # PACT_TRACE_EVERY samples, PACT_TRACE_COLLS filters, bad values are named.
 lp_trace_options() {
     rm -f "$TMP/lp/t1.csv" "$TMP/lp/t2.csv"
-    lp_ompi 2 PACT_TRACE="$TMP/lp/t1.csv" PACT_TABLE=tests/libpact/table.csv -- "$TMP/lp/probe-ompi" >/dev/null &&
-        lp_ompi 2 PACT_TRACE="$TMP/lp/t2.csv" PACT_TRACE_EVERY=3 PACT_TABLE=tests/libpact/table.csv -- \
+    # tracing and routing together: the same decisions and results as without the trace
+    lp_ompi 4 PACT_TRACE="$TMP/lp/t1.csv" PACT_TABLE=tests/libpact/table.csv -- "$TMP/lp/probe-ompi" >"$TMP/lp/t1.out" &&
+        diff tests/libpact/probe-expected.txt "$TMP/lp/t1.out" &&
+        lp_ompi 4 PACT_TRACE="$TMP/lp/t2.csv" PACT_TRACE_EVERY=3 PACT_TABLE=tests/libpact/table.csv -- \
             "$TMP/lp/probe-ompi" >/dev/null || return 1
     local all every
     all=$(awk -F, 'NR > 1 && $2 % 3 == 0 { print $2 }' "$TMP/lp/t1.csv" | sort -un | tr '\n' ' ')
@@ -174,7 +176,7 @@ lp_trace_options() {
     cat "$TMP/lp/t4.err"
     grep -q "PACT_TRACE_COLLS: 'warp': not one of" "$TMP/lp/t4.err" && [ ! -e "$TMP/lp/t4.csv" ]
 }
-check "libpact: PACT_TRACE_EVERY and PACT_TRACE_COLLS" lp_trace_options
+check "libpact: tracing while routing changes nothing; PACT_TRACE_EVERY and PACT_TRACE_COLLS" lp_trace_options
 
 # The loop on HPC Challenge (4 ranks, N = 500): trace it, turn the trace into a pattern, tune under it (model,
 # generic32x32 1 x 4), run it under the table: its own checks pass and pact's kernels ran every wrapped call.

@@ -95,6 +95,16 @@ int main(int argc, char **argv)
     allreduce_case("allreduce on a duplicate", 300, MPI_SUM, dup);
     allreduce_case("allreduce on a duplicate again", 300, MPI_SUM, dup);
     MPI_Comm_free(&dup);
+    { /* 300 counts: more plans than libpact caches per communicator (256), so the cache starts over */
+        int ok = 1, in[300], got[300], want[300];
+        fill(in, 300, rank);
+        for (int n = 1; n <= 300; n++) {
+            MPI_Allreduce(in, got, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            PMPI_Allreduce(in, want, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            ok &= !memcmp(got, want, sizeof(int) * (size_t)n);
+        }
+        report("allreduce at 300 counts", ok, last(), MPI_COMM_WORLD);
+    }
 
     /* a non-commutative user operation where the table's algorithm needs a commutative one */
     MPI_Op noncomm;

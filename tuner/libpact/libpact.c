@@ -72,7 +72,9 @@ typedef struct lp_plan_ent {
     struct lp_plan_ent *next;
 } lp_plan_ent;
 
-#define MAX_PLANS 256 /* per communicator; beyond, the cache starts over */
+/* Per communicator: beyond this many plans, or this much scratch memory held by them, the cache starts over. */
+#define MAX_PLANS 256
+#define MAX_SCRATCH ((size_t)256 << 20)
 
 /* What libpact keeps per communicator (an attribute of it). */
 typedef struct lp_comm {
@@ -83,6 +85,7 @@ typedef struct lp_comm {
     int ppn; /* the most ranks on one node */
     lp_plan_ent *plans;
     int nplans;
+    size_t scratch; /* bytes of scratch buffers the plans hold */
     struct lp_comm *prev, *next;
 } lp_comm;
 
@@ -118,6 +121,7 @@ static void drop_plans(lp_comm *s)
     }
     s->plans = NULL;
     s->nplans = 0;
+    s->scratch = 0;
 }
 
 /* The last communicator a call named and its state: most programs call on one communicator after another. */
@@ -446,25 +450,35 @@ static pact_plan *plan_for(lp_call *c, const pact_alg *a, const long *params, co
 {
     lp_comm *s = c->s;
     size_t np = pact_alg_nparams(a);
-    for (lp_plan_ent *e = s->plans; e; e = e->next)
+    for (lp_plan_ent **pe = &s->plans, *e; (e = *pe); pe = &e->next)
         if (e->alg == a && e->count == args->count && e->extent == args->elem_size && e->root == args->root &&
             e->inplace == args->inplace && e->commutative == args->commutative &&
-            !memcmp(e->params, params, np * sizeof(long)))
+            !memcmp(e->params, params, np * sizeof(long))) {
+            *pe = e->next; /* to the front: a program repeats its calls */
+            e->next = s->plans;
+            s->plans = e;
             return e->plan;
+        }
     if (np > 16)
         return NULL;
-    if (s->nplans >= MAX_PLANS)
-        drop_plans(s);
-    lp_plan_ent *e = calloc(1, sizeof(*e));
     pact_sched sch;
     pact_sched_init(&sch);
+    if (pact_build(a, args, &sch) != PACT_OK) {
+        pact_sched_free(&sch);
+        return NULL;
+    }
+    size_t scratch = (sch.buf_count[PACT_BUF_TMP0] + sch.buf_count[PACT_BUF_TMP1]) * args->elem_size;
+    if (s->nplans >= MAX_PLANS || s->scratch + scratch > MAX_SCRATCH)
+        drop_plans(s);
+    lp_plan_ent *e = calloc(1, sizeof(*e));
     pact_exec_ctx x = {.comm = s->priv, .dtype = c->dt, .op = c->op, .tag = 1};
-    if (!e || pact_build(a, args, &sch) != PACT_OK || pact_plan_new(&sch, &x, &e->plan) != PACT_OK) {
+    if (!e || pact_plan_new(&sch, &x, &e->plan) != PACT_OK) {
         pact_sched_free(&sch);
         free(e);
         return NULL;
     }
     pact_sched_free(&sch);
+    s->scratch += scratch;
     e->alg = a;
     memcpy(e->params, params, np * sizeof(long));
     e->count = args->count;
