@@ -141,19 +141,34 @@ lp_threads() {
     [ "$(grep -c 'thread level MPI_THREAD_MULTIPLE: right$' "$TMP/lp/thr.out")" -ge 15 ] && ! grep -q WRONG "$TMP/lp/thr.out"
 }
 check "libpact: MPI_THREAD_MULTIPLE: every call to the library" lp_threads
+lp_serialized() {
+    lp_ompi 4 PACT_TABLE=tests/libpact/table.csv -- "$TMP/lp/probe-ompi" --threads serialized | diff tests/libpact/probe-expected.txt -
+}
+check "libpact: MPI_THREAD_SERIALIZED: routed as under MPI_Init" lp_serialized
 
 # The tracer: the bench driver imposes a pattern (2 ranks, skew 5 ms); the pattern from-trace makes of libpact's
 # trace of those calls is the imposed one within 5% of the skew.
-lp_tracer() {
-    $PACT pattern gen --shape random -p 2 --skew 5ms --seed 3 -o "$TMP/lp/imposed.txt" || return 1
+lp_tracer_once() {
     rm -f "$TMP/lp/trace.csv"
     lp_ompi 2 PACT_TRACE="$TMP/lp/trace.csv" PACT_TRACE_COLLS=alltoall -- build/bin/pact-bench-mpi --coll alltoall \
-        --alg mpi --count 16 --pattern "$TMP/lp/imposed.txt" --reps 20 >/dev/null || return 1
+        --alg mpi --count 16 --pattern "$TMP/lp/imposed.txt" --reps 20 >"$TMP/lp/bench.out" || return 1
+    echo "the bench driver: $(grep -c late "$TMP/lp/bench.out") of 20 calls late (missed their arrival times)"
     $PACT pattern from-trace "$TMP/lp/trace.csv" -o "$TMP/lp/traced.txt" || return 1
     head -3 "$TMP/lp/trace.csv"
     paste <(grep -v '^#' "$TMP/lp/imposed.txt") <(grep -v '^#' "$TMP/lp/traced.txt") |
         awk -v s=0.005 '{ e = $2 - $1; if (e < 0) e = -e; if (e > m) m = e; print "rank " NR - 1 ": imposed " $1 " s, traced " $2 " s" }
                         END { printf "largest difference %.3g s = %.2f%% of the skew\n", m, 100 * m / s; exit !(m <= 0.05 * s) }'
+}
+# A loaded machine wakes the ranks late and the driver cannot impose the pattern (it marks such calls late):
+# up to three tries, each shown.
+lp_tracer() {
+    $PACT pattern gen --shape random -p 2 --skew 5ms --seed 3 -o "$TMP/lp/imposed.txt" || return 1
+    local k
+    for k in 1 2 3; do
+        echo "try $k"
+        lp_tracer_once && return 0
+    done
+    return 1
 }
 check "libpact: the tracer's pattern is the imposed one within 5% of the skew" lp_tracer
 # PACT_TRACE_EVERY samples, PACT_TRACE_COLLS filters, bad values are named.

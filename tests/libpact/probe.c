@@ -5,7 +5,7 @@
  * where right means every rank's result equals what the library's own collective (PMPI_) gives on the same
  * input.  Built with mpicc.openmpi or mpicc.mpich by the test; knows nothing of pact but libpact.h.
  *
- *   probe [--threads multiple]          (the table comes from PACT_TABLE, see libpact.sh)
+ *   probe [--threads multiple|serialized]          (the table comes from PACT_TABLE, see libpact.sh)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -75,8 +75,9 @@ static void add_ints(void *in, void *inout, int *len, MPI_Datatype *dt)
 int main(int argc, char **argv)
 {
     int provided;
-    if (argc > 2 && !strcmp(argv[1], "--threads") && !strcmp(argv[2], "multiple"))
-        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    if (argc > 2 && !strcmp(argv[1], "--threads"))
+        MPI_Init_thread(&argc, &argv, !strcmp(argv[2], "multiple") ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED,
+                        &provided);
     else
         MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
