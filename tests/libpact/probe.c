@@ -44,7 +44,8 @@ static void allreduce_case(const char *name, int n, MPI_Op op, MPI_Comm comm)
 {
     int r;
     MPI_Comm_rank(comm, &r);
-    int *in = malloc(sizeof(int) * (n + 1)), *got = calloc(n + 1, sizeof(int)), *want = calloc(n + 1, sizeof(int));
+    int *in = malloc(sizeof(int) * (n + 1)), *got = calloc(n + 1, sizeof(int)),
+        *want = calloc(n + 1, sizeof(int));
     fill(in, n, r);
     MPI_Allreduce(in, got, n, MPI_INT, op, comm);
     char d[256];
@@ -76,7 +77,8 @@ int main(int argc, char **argv)
 {
     int provided;
     if (argc > 2 && !strcmp(argv[1], "--threads"))
-        MPI_Init_thread(&argc, &argv, !strcmp(argv[2], "multiple") ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED,
+        MPI_Init_thread(&argc, &argv,
+                        !strcmp(argv[2], "multiple") ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED,
                         &provided);
     else
         MPI_Init(&argc, &argv);
@@ -117,13 +119,15 @@ int main(int argc, char **argv)
         MPI_Datatype vec;
         MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
         MPI_Type_commit(&vec);
-        int in[3], *got = calloc(3 * (size_t)size, sizeof(int)), *want = calloc(3 * (size_t)size, sizeof(int));
+        int in[3], *got = calloc(3 * (size_t)size, sizeof(int)),
+                   *want = calloc(3 * (size_t)size, sizeof(int));
         fill(in, 3, rank);
         MPI_Allgather(in, 1, vec, got, 1, vec, MPI_COMM_WORLD);
         char d[256];
         snprintf(d, sizeof d, "%s", last());
         PMPI_Allgather(in, 1, vec, want, 1, vec, MPI_COMM_WORLD);
-        report("allgather, non-contiguous datatype", !memcmp(got, want, 3 * sizeof(int) * size), d, MPI_COMM_WORLD);
+        report("allgather, non-contiguous datatype", !memcmp(got, want, 3 * sizeof(int) * size), d,
+               MPI_COMM_WORLD);
         free(got), free(want);
         MPI_Type_free(&vec);
     }
@@ -159,7 +163,8 @@ int main(int argc, char **argv)
         MPI_Type_free(&two);
     }
     { /* alltoall in place, where the table's algorithm refuses it; then out of place */
-        int n = 3 * size, *buf = malloc(sizeof(int) * n), *ref = malloc(sizeof(int) * n), *in = malloc(sizeof(int) * n);
+        int n = 3 * size, *buf = malloc(sizeof(int) * n), *ref = malloc(sizeof(int) * n),
+            *in = malloc(sizeof(int) * n);
         fill(in, n, rank);
         memcpy(buf, in, sizeof(int) * n);
         memcpy(ref, in, sizeof(int) * n);
@@ -222,7 +227,7 @@ int main(int argc, char **argv)
         pact_lib_force_next("allreduce", "recursive_doubling");
         allreduce_case("allreduce, forced to recursive_doubling", 16, MPI_SUM, MPI_COMM_WORLD);
     }
-    if (size >= 2) { /* an inter-communicator between the two halves */
+    if (size >= 2) {           /* an inter-communicator between the two halves */
         MPI_Comm inter, local; /* local leaders: world ranks 0 (even half) and 1 (odd half) */
         MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &local);
         MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 99, &inter);

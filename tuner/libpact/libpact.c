@@ -72,7 +72,7 @@ typedef struct lp_plan_ent {
     struct lp_plan_ent *next;
 } lp_plan_ent;
 
-/* Per communicator: beyond this many plans, or this much scratch memory held by them, the cache starts over. */
+/* Per communicator: past this many plans, or this much scratch memory in them, the cache starts over. */
 #define MAX_PLANS 256
 #define MAX_SCRATCH ((size_t)256 << 20)
 
@@ -93,12 +93,12 @@ static struct {
     int inited, finalized, threads;
     int strict, verbose;
     lp_table table;
-    int table_state; /* 0: none, 1: read, -1: could not be read */
+    int table_state;   /* 0: none, 1: read, -1: could not be read */
     unsigned has_rows; /* bit per collective with rows in the table */
     char table_path[1024];
     int keyval;
     lp_comm *comms;
-    long *routed;                     /* per registry algorithm */
+    long *routed; /* per registry algorithm */
     long fallback[PACT_NCOLL][NREASON];
     /* the last call, formatted only when pact_lib_last asks */
     int last_coll, last_reason;
@@ -252,7 +252,8 @@ static void lp_init(void)
             g.table_state = -1;
             if (rank == 0)
                 fprintf(stderr, "libpact: PACT_TABLE: %s; %s\n", why,
-                        g.strict ? "fatal (PACT_STRICT=1)" : "every call goes to the library's own collectives");
+                        g.strict ? "fatal (PACT_STRICT=1)"
+                                 : "every call goes to the library's own collectives");
             if (g.strict)
                 PMPI_Abort(MPI_COMM_WORLD, 2);
         }
@@ -288,8 +289,8 @@ static void report(void)
         for (int r = 0; r < NREASON; r++) {
             size_t k = na + (size_t)c * NREASON + (size_t)r;
             if (all[k]) {
-                fprintf(stderr, "libpact:   %-15s fallback  %-48s %8ld (%ld)\n", pact_coll_name(c), reason_text[r],
-                        mine[k], all[k]);
+                fprintf(stderr, "libpact:   %-15s fallback  %-48s %8ld (%ld)\n", pact_coll_name(c),
+                        reason_text[r], mine[k], all[k]);
                 any = 1;
             }
         }
@@ -376,7 +377,8 @@ const char *pact_lib_last(void)
     if (g.last_alg)
         snprintf(g.last, sizeof g.last, "routed %s %s", pact_coll_name(g.last_coll), g.last_alg->name);
     else
-        snprintf(g.last, sizeof g.last, "fallback %s: %s", pact_coll_name(g.last_coll), reason_text[g.last_reason]);
+        snprintf(g.last, sizeof g.last, "fallback %s: %s", pact_coll_name(g.last_coll),
+                 reason_text[g.last_reason]);
     return g.last;
 }
 
@@ -505,7 +507,8 @@ static int lp_enter(lp_call *c)
         double t = PMPI_Wtime();
         lp_comm *s = state_of(c->comm);
         d = c->coll == PACT_COLL_BARRIER ? NULL : dt_of(c->dt);
-        lp_trace_arrive(c->coll, s && s->world, d && c->count > 0 ? (uint64_t)c->count * (uint64_t)d->size : 0, t);
+        lp_trace_arrive(c->coll, s && s->world,
+                        d && c->count > 0 ? (uint64_t)c->count * (uint64_t)d->size : 0, t);
     }
     if (forced == 2)
         return fall(c, R_FORCED_MPI);
@@ -598,12 +601,14 @@ static int lp_run(lp_call *c)
     pact_exec_ctx x = {.comm = c->s->priv, .dtype = c->dt, .op = c->op, .tag = 1};
     x.buf[PACT_BUF_SEND] = (void *)(uintptr_t)c->send;
     if (c->rank_inplace) /* the input sits in RECV: all of it, or this rank's block (allgather) */
-        x.buf[PACT_BUF_SEND] = (char *)c->recv +
-                               pact_coll_inplace_offset(c->coll, c->s->rank, c->s->size, (size_t)c->count) * c->extent;
+        x.buf[PACT_BUF_SEND] =
+            (char *)c->recv +
+            pact_coll_inplace_offset(c->coll, c->s->rank, c->s->size, (size_t)c->count) * c->extent;
     x.buf[PACT_BUF_RECV] = c->recv;
     int rc = pact_plan_run(c->plan, &x);
     if (rc != PACT_OK) {
-        fprintf(stderr, "libpact: rank %d: %s: pact's kernel failed (%d)\n", c->s->rank, pact_coll_name(c->coll), rc);
+        fprintf(stderr, "libpact: rank %d: %s: pact's kernel failed (%d)\n", c->s->rank,
+                pact_coll_name(c->coll), rc);
         return MPI_ERR_OTHER;
     }
     return MPI_SUCCESS;
@@ -613,8 +618,14 @@ static int lp_run(lp_call *c)
 
 int MPI_Allreduce(const void *sb, void *rb, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    lp_call c = {.coll = PACT_COLL_ALLREDUCE, .comm = comm, .send = sb, .recv = rb, .count = count, .dt = dt,
-                 .op = op, .inplace = sb == MPI_IN_PLACE};
+    lp_call c = {.coll = PACT_COLL_ALLREDUCE,
+                 .comm = comm,
+                 .send = sb,
+                 .recv = rb,
+                 .count = count,
+                 .dt = dt,
+                 .op = op,
+                 .inplace = sb == MPI_IN_PLACE};
     if (lp_enter(&c))
         return lp_run(&c);
     return PMPI_Allreduce(sb, rb, count, dt, op, comm);
@@ -622,8 +633,15 @@ int MPI_Allreduce(const void *sb, void *rb, int count, MPI_Datatype dt, MPI_Op o
 
 int MPI_Reduce(const void *sb, void *rb, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
-    lp_call c = {.coll = PACT_COLL_REDUCE, .comm = comm, .send = sb, .recv = rb, .count = count, .dt = dt,
-                 .op = op, .root = root, .inplace = sb == MPI_IN_PLACE};
+    lp_call c = {.coll = PACT_COLL_REDUCE,
+                 .comm = comm,
+                 .send = sb,
+                 .recv = rb,
+                 .count = count,
+                 .dt = dt,
+                 .op = op,
+                 .root = root,
+                 .inplace = sb == MPI_IN_PLACE};
     if (lp_enter(&c))
         return lp_run(&c);
     return PMPI_Reduce(sb, rb, count, dt, op, root, comm);
@@ -637,21 +655,35 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
     return PMPI_Bcast(buf, count, dt, root, comm);
 }
 
-int MPI_Alltoall(const void *sb, int scount, MPI_Datatype st, void *rb, int rcount, MPI_Datatype rt, MPI_Comm comm)
+int MPI_Alltoall(const void *sb, int scount, MPI_Datatype st, void *rb, int rcount, MPI_Datatype rt,
+                 MPI_Comm comm)
 {
     int inplace = sb == MPI_IN_PLACE;
-    lp_call c = {.coll = PACT_COLL_ALLTOALL, .comm = comm, .send = sb, .recv = rb, .count = rcount, .dt = rt,
-                 .inplace = inplace, .mismatch = !inplace && (st != rt || scount != rcount)};
+    lp_call c = {.coll = PACT_COLL_ALLTOALL,
+                 .comm = comm,
+                 .send = sb,
+                 .recv = rb,
+                 .count = rcount,
+                 .dt = rt,
+                 .inplace = inplace,
+                 .mismatch = !inplace && (st != rt || scount != rcount)};
     if (lp_enter(&c))
         return lp_run(&c);
     return PMPI_Alltoall(sb, scount, st, rb, rcount, rt, comm);
 }
 
-int MPI_Allgather(const void *sb, int scount, MPI_Datatype st, void *rb, int rcount, MPI_Datatype rt, MPI_Comm comm)
+int MPI_Allgather(const void *sb, int scount, MPI_Datatype st, void *rb, int rcount, MPI_Datatype rt,
+                  MPI_Comm comm)
 {
     int inplace = sb == MPI_IN_PLACE;
-    lp_call c = {.coll = PACT_COLL_ALLGATHER, .comm = comm, .send = sb, .recv = rb, .count = rcount, .dt = rt,
-                 .inplace = inplace, .mismatch = !inplace && (st != rt || scount != rcount)};
+    lp_call c = {.coll = PACT_COLL_ALLGATHER,
+                 .comm = comm,
+                 .send = sb,
+                 .recv = rb,
+                 .count = rcount,
+                 .dt = rt,
+                 .inplace = inplace,
+                 .mismatch = !inplace && (st != rt || scount != rcount)};
     if (lp_enter(&c))
         return lp_run(&c);
     return PMPI_Allgather(sb, scount, st, rb, rcount, rt, comm);
@@ -665,7 +697,8 @@ int MPI_Barrier(MPI_Comm comm)
     return PMPI_Barrier(comm);
 }
 
-int MPI_Reduce_scatter(const void *sb, void *rb, const int recvcounts[], MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+int MPI_Reduce_scatter(const void *sb, void *rb, const int recvcounts[], MPI_Datatype dt, MPI_Op op,
+                       MPI_Comm comm)
 {
     int size = 0, inter = 0;
     long total = 0;
@@ -673,19 +706,32 @@ int MPI_Reduce_scatter(const void *sb, void *rb, const int recvcounts[], MPI_Dat
     PMPI_Comm_size(comm, &size);
     for (int i = 0; !inter && i < size; i++)
         total += recvcounts[i] > 0 ? recvcounts[i] : 0;
-    lp_call c = {.coll = PACT_COLL_REDUCE_SCATTER, .comm = comm, .send = sb, .recv = rb, .count = total, .dt = dt,
-                 .op = op, .inplace = sb == MPI_IN_PLACE, .recvcounts = recvcounts};
+    lp_call c = {.coll = PACT_COLL_REDUCE_SCATTER,
+                 .comm = comm,
+                 .send = sb,
+                 .recv = rb,
+                 .count = total,
+                 .dt = dt,
+                 .op = op,
+                 .inplace = sb == MPI_IN_PLACE,
+                 .recvcounts = recvcounts};
     if (lp_enter(&c))
         return lp_run(&c);
     return PMPI_Reduce_scatter(sb, rb, recvcounts, dt, op, comm);
 }
 
-int MPI_Reduce_scatter_block(const void *sb, void *rb, int recvcount, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+int MPI_Reduce_scatter_block(const void *sb, void *rb, int recvcount, MPI_Datatype dt, MPI_Op op,
+                             MPI_Comm comm)
 {
     int size = 0;
     PMPI_Comm_size(comm, &size);
-    lp_call c = {.coll = PACT_COLL_REDUCE_SCATTER, .comm = comm, .send = sb, .recv = rb,
-                 .count = recvcount < 0 ? -1 : (long)recvcount * size, .dt = dt, .op = op,
+    lp_call c = {.coll = PACT_COLL_REDUCE_SCATTER,
+                 .comm = comm,
+                 .send = sb,
+                 .recv = rb,
+                 .count = recvcount < 0 ? -1 : (long)recvcount * size,
+                 .dt = dt,
+                 .op = op,
                  .inplace = sb == MPI_IN_PLACE};
     if (lp_enter(&c))
         return lp_run(&c);

@@ -6,7 +6,7 @@
  * time).  Environment (read once, at MPI_Init):
  *   PACT_TABLE=FILE       a table.csv of `pact tune`: each call runs the algorithm its row names, with pact's
  *                         kernel; unset: every call goes to the library (and may still be traced)
- *   PACT_STRICT=1         a table that cannot be read, or a call that cannot be routed, is fatal (MPI_Abort)
+ *   PACT_STRICT=1         a table that cannot be read, or a plan that cannot be made, is fatal (MPI_Abort)
  *                         instead of falling back to the library's collective
  *   PACT_VERBOSE=1        at MPI_Finalize, rank 0 prints the routed and fallback counts per collective
  *   PACT_TRACE=FILE       the arrival tracer: writes FILE (rank,call,arrival_s,collective,bytes) at MPI_Finalize

@@ -1,6 +1,6 @@
 /*
- * lp_int.h - what the files of libpact share: table.c (table.csv, read without GLib), libpact.c (the wrappers,
- * routing, fallbacks and counts), trace.c (the arrival tracer).  Rank side: C11 + MPI, no GLib.
+ * lp_int.h - what the files of libpact share: table.c (table.csv, read without GLib), libpact.c (the
+ * wrappers, routing, fallbacks and counts), trace.c (the arrival tracer).  Rank side: C11 + MPI, no GLib.
  */
 #ifndef LP_INT_H
 #define LP_INT_H
@@ -13,7 +13,7 @@
 
 /* ---- table.c: table.csv as pact tune writes it (tuner/table/pact_table.h says the format) ------------ */
 
-#define LP_TABLE_HEADER                                                                                       \
+#define LP_TABLE_HEADER                                                                                      \
     "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value"
 
 typedef struct {

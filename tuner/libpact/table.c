@@ -1,7 +1,8 @@
 /*
- * table.c - libpact's reader of table.csv, in plain C: libpact runs inside MPI ranks, where pact's GLib reader
- * (tuner/table/table.c) may not go.  It accepts what that reader accepts (tests/integration/libpact.sh reads
- * every table pact tune writes in the tests with both) and refuses the rest with FILE:LINE: column: reason.
+ * table.c - libpact's reader of table.csv, in plain C: libpact runs inside MPI ranks, where pact's GLib
+ * reader (tuner/table/table.c) may not go.  It applies the same rules (tuner/table/pact_table.h: header,
+ * columns, order and coverage, the matching rule) and refuses what breaks them with FILE:LINE: column:
+ * reason; tests/integration/libpact.sh has it read every table of results/reference/tune.
  */
 #include "lp_int.h"
 
@@ -11,7 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { C_COLL, C_PROCS, C_PPN, C_MIN, C_MAX, C_ALG, C_PARAMS, C_OBJ, C_VALUE, C_RUNNER, C_RUNNER_VALUE, NCOL };
+enum {
+    C_COLL,
+    C_PROCS,
+    C_PPN,
+    C_MIN,
+    C_MAX,
+    C_ALG,
+    C_PARAMS,
+    C_OBJ,
+    C_VALUE,
+    C_RUNNER,
+    C_RUNNER_VALUE,
+    NCOL
+};
 static int fail(char *why, size_t len, const char *fmt, ...)
 {
     va_list ap;
@@ -51,7 +65,8 @@ static const char *what_else(const char *line)
     if (*line == '{')
         return " (it looks like MPICH's CSEL JSON: give libpact the table.csv pact tune wrote beside it)";
     if ((*line >= '0' && *line <= '9') || *line == '#')
-        return " (it looks like Open MPI's coll_tuned rules: give libpact the table.csv pact tune wrote beside "
+        return " (it looks like Open MPI's coll_tuned rules: give libpact the table.csv pact tune wrote "
+               "beside "
                "it)";
     return "";
 }
@@ -80,10 +95,12 @@ static int parse_row(char *line, const char *path, int ln, lp_row *r, char *why,
     r->coll = (pact_coll)c;
     uint64_t v;
     if (!parse_u64(f[C_PROCS], &v) || v < 1 || v > INT32_MAX)
-        return fail(why, len, "%s:%d: column procs: '%s': expected a process count >= 1", path, ln, f[C_PROCS]);
+        return fail(why, len, "%s:%d: column procs: '%s': expected a process count >= 1", path, ln,
+                    f[C_PROCS]);
     r->procs = (int)v;
     if (!parse_u64(f[C_PPN], &v) || v < 1 || v > INT32_MAX)
-        return fail(why, len, "%s:%d: column ppn: '%s': expected processes per node >= 1", path, ln, f[C_PPN]);
+        return fail(why, len, "%s:%d: column ppn: '%s': expected processes per node >= 1", path, ln,
+                    f[C_PPN]);
     r->ppn = (int)v;
     if (!parse_u64(f[C_MIN], &r->min_bytes))
         return fail(why, len, "%s:%d: column min_bytes: '%s': expected bytes", path, ln, f[C_MIN]);
@@ -119,12 +136,12 @@ static int check_order(const lp_table *t, const char *path, char *why, size_t le
             return fail(why, len, "%s:%d: column min_bytes: %s procs %d ppn %d starts at %llu, not 0", path,
                         r->line, pact_coll_name(r->coll), r->procs, r->ppn, (unsigned long long)r->min_bytes);
         if (same && (p->max_bytes == UINT64_MAX || r->min_bytes != p->max_bytes + 1))
-            return fail(why, len, "%s:%d: column min_bytes: %llu does not follow the previous range (%s)", path,
-                        r->line, (unsigned long long)r->min_bytes,
+            return fail(why, len, "%s:%d: column min_bytes: %llu does not follow the previous range (%s)",
+                        path, r->line, (unsigned long long)r->min_bytes,
                         p->max_bytes == UINT64_MAX ? "open" : "a gap or an overlap");
         if (p && !same &&
-            (r->coll < p->coll || (r->coll == p->coll && (r->procs < p->procs ||
-                                                          (r->procs == p->procs && r->ppn <= p->ppn)))))
+            (r->coll < p->coll ||
+             (r->coll == p->coll && (r->procs < p->procs || (r->procs == p->procs && r->ppn <= p->ppn)))))
             return fail(why, len, "%s:%d: out of order (collective, procs, ppn ascending, each group once)",
                         path, r->line);
     }

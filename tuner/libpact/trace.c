@@ -29,7 +29,8 @@ static struct {
     char path[1024];
     long every;
     unsigned colls; /* bit per collective */
-    MPI_Comm comm; /* a duplicate of MPI_COMM_WORLD: the tracer's own messages match nothing of the program's */
+    MPI_Comm
+        comm; /* a duplicate of MPI_COMM_WORLD: the tracer's own messages match nothing of the program's */
     double offset, t0;
     uint32_t next; /* the number of the next eligible call */
     rec_t *rec;
@@ -46,7 +47,8 @@ int lp_trace_init(void)
 {
     int rank = 0, rc = PACT_OK;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const char *path = getenv("PACT_TRACE"), *every = getenv("PACT_TRACE_EVERY"), *colls = getenv("PACT_TRACE_COLLS");
+    const char *path = getenv("PACT_TRACE"), *every = getenv("PACT_TRACE_EVERY"),
+               *colls = getenv("PACT_TRACE_COLLS");
     if (!path || !*path)
         return PACT_OK;
     snprintf(tr.path, sizeof tr.path, "%s", path);
@@ -58,7 +60,8 @@ int lp_trace_init(void)
         long k = strtol(every, &end, 10);
         if (errno || *end || k < 1) {
             if (rank == 0)
-                fprintf(stderr, "libpact: PACT_TRACE_EVERY='%s': expected a whole number >= 1; no trace\n", every);
+                fprintf(stderr, "libpact: PACT_TRACE_EVERY='%s': expected a whole number >= 1; no trace\n",
+                        every);
             return PACT_ERR_ARG;
         }
         tr.every = k;
@@ -123,7 +126,8 @@ int lp_trace_finalize(void)
     PMPI_Allreduce(&n, &nmax, 1, MPI_LONG, MPI_MAX, tr.comm);
     if (anylost) {
         if (rank == 0)
-            fprintf(stderr, "libpact: PACT_TRACE=%s: out of memory for the records; no trace written\n", tr.path);
+            fprintf(stderr, "libpact: PACT_TRACE=%s: out of memory for the records; no trace written\n",
+                    tr.path);
         goto out;
     }
     if (rank != 0) {
@@ -165,7 +169,8 @@ int lp_trace_finalize(void)
     if (rc == PACT_OK) {
         for (int r = 1; r < size && rc == PACT_OK; r++)
             if (!cnt || cnt[r] != n) {
-                fprintf(stderr, "libpact: PACT_TRACE=%s: rank %d traced %ld calls, rank 0 %ld; no trace written\n",
+                fprintf(stderr,
+                        "libpact: PACT_TRACE=%s: rank %d traced %ld calls, rank 0 %ld; no trace written\n",
                         tr.path, r, cnt ? cnt[r] : -1L, n);
                 rc = PACT_ERR_CHECK;
             }
