@@ -19,6 +19,7 @@ static const struct {
     {"replay", pact_cmd_replay, "one collective call as SMPI time-independent traces, replayed"},
     {"report", pact_cmd_report, "summary and figures from a results.csv (best algorithm, robustness)"},
     {"tune", pact_cmd_tune, "selection tables for Open MPI, MPICH or libpact, robust to arrival patterns"},
+    {"timeline", pact_cmd_timeline, "one call rank by rank: arrivals, operations, waits, messages (csv, txt, svg)"},
     {"merge", pact_cmd_merge, "join the output folders of a sharded pact sim experiment"},
 };
 

@@ -40,17 +40,32 @@ void pact_model_eval_free(pact_model_eval *w)
                  w->sslot,   w->rslot,  w->fl,     w->cl,       w->lhead,   w->ln,      w->lfix,    w->lmark,
                  w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lheap, w->lhpos, w->lkey, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
                  w->re_prev, w->fmark,  w->comp_f, w->fiw,      w->fbw,     w->rem,     w->rate,    w->last,
-                 w->rl_head, w->rl_n,   w->rl_fix, w->rl_mark,  w->rl_comp, w->rl_cap,  w->rl_w};
+                 w->rl_head, w->rl_n,   w->rl_fix, w->rl_mark,  w->rl_comp, w->rl_cap,  w->rl_w, w->rec};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
     free(w);
 }
 
+void pact_model_eval_record(pact_model_eval *w, gboolean on)
+{
+    w->recording = on;
+}
+
+const pact_model_op_time *pact_model_eval_times(const pact_model_eval *w)
+{
+    return w->recording ? w->rec : NULL;
+}
+
 static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
 {
     gboolean ok = TRUE;
     size_t n = s->n + 1, P = (size_t)s->P + 1;
+    if (w->recording && n > w->cap_rec) {
+        GROW(rec, n);
+        if (ok)
+            w->cap_rec = n;
+    }
     if (n > w->cap_n) {
         GROW(wo, n);
         GROW(heap, n);
@@ -186,6 +201,8 @@ static void request_done(sim_t *x, uint32_t op, double t)
 {
     pact_model_eval *w = x->w;
     int r = x->s->op[op].owner;
+    if (w->recording)
+        w->rec[op].end = t;
     w->comp[x->s->base[r] + w->comp_n[r]++] = op;
     if (w->waiting[r] && !w->wake_pending[r]) {
         /* an EV_WAKE at t with key r; every pending one is at t (they run before time moves on) */
@@ -231,6 +248,10 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
     uint32_t f = flow_new(x, snd, rcv);
     if (f == NONE)
         return;
+    if (w->recording) {
+        w->rec[snd].match = rcv;
+        w->rec[rcv].match = snd;
+    }
     gboolean pushed;
     if (x->m->net == PACT_NET_SHARED && x->rt) {
         double lat;
@@ -288,6 +309,8 @@ static void post(sim_t *x, int r, uint32_t op, double now)
     const pact_model_sched *s = x->s;
     uint32_t c = s->op[op].chan, slot = s->chan_base[c];
     w->wo[op].post_seq = w->seq[r]++;
+    if (w->recording)
+        w->rec[op].start = now;
     if (s->op[op].kind == PACT_OP_SEND) {
         uint32_t k = w->ns[c]++;
         w->sslot[slot + k] = op;
@@ -349,6 +372,8 @@ static void advance(sim_t *x, int r, double now)
                 continue;
             }
             double cost = local_cost(x, op);
+            if (w->recording)
+                w->rec[op] = (pact_model_op_time){now, now + (cost > 0 ? cost : 0), NONE};
             if (cost > 0) {
                 w->busy[r] = (int32_t)op;
                 if (!ev_push(w, now + cost, EV_RESUME, (uint32_t)r, 0, (uint64_t)r))
@@ -408,6 +433,9 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     }
     for (size_t i = 0; i < s->n; i++)
         w->wo[i].pending = s->op[i].pending0;
+    if (w->recording)
+        for (size_t i = 0; i < s->n; i++)
+            w->rec[i] = (pact_model_op_time){NAN, NAN, NONE};
     memset(w->ns, 0, s->nchan * sizeof(uint32_t));
     memset(w->nr, 0, s->nchan * sizeof(uint32_t));
     size_t Pz = (size_t)P;

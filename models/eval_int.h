@@ -177,6 +177,10 @@ struct pact_model_eval {
     double *rl_cap, *rl_w;
     evq q;
     size_t events;
+    /* pact_model_eval_record: per-operation times, or NULL */
+    gboolean recording;
+    pact_model_op_time *rec;
+    size_t cap_rec;
 };
 
 

@@ -145,6 +145,23 @@ typedef struct {
 gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
                              const pact_model_params *prm, pact_model_result *out, GError **err);
 
+/* The time of each operation of one evaluation (pact timeline): off by default, since it costs 24 bytes per
+ * operation.  Sends and receives start when the rank posts them and end when MPI would complete them (an
+ * eager send at once); reductions and copies run from start to end; `match` is the operation at the other
+ * end of a message (UINT32_MAX: none). */
+typedef struct {
+    double start, end;
+    uint32_t match;
+} pact_model_op_time;
+void pact_model_eval_record(pact_model_eval *w, gboolean on);
+/* After an evaluation with recording on: operation i's times, i < pact_model_sched_ops(s); else NULL. */
+const pact_model_op_time *pact_model_eval_times(const pact_model_eval *w);
+/* The flattened schedules' operations: rank r's are pact_model_sched_first(s, r) .. (s, r + 1) - 1, in
+ * schedule order; each one's kind and bytes. */
+size_t pact_model_sched_ops(const pact_model_sched *s);
+size_t pact_model_sched_first(const pact_model_sched *s, int r);
+void pact_model_sched_op(const pact_model_sched *s, size_t i, int *rank, pact_op_kind *kind, double *bytes);
+
 /*
  * One cell of a sweep: d* and d^ of algorithm `alg` (default parameters) on P ranks, `bytes` per process,
  * root 0, doubles summed (bytes not a multiple of 8: bytes of one byte), under `arrivals` (P entries, or

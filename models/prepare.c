@@ -29,6 +29,23 @@ size_t pact_model_sched_messages(const pact_model_sched *s)
     return s->nmsg;
 }
 
+size_t pact_model_sched_ops(const pact_model_sched *s)
+{
+    return s->n;
+}
+
+size_t pact_model_sched_first(const pact_model_sched *s, int r)
+{
+    return s->base[r];
+}
+
+void pact_model_sched_op(const pact_model_sched *s, size_t i, int *rank, pact_op_kind *kind, double *bytes)
+{
+    *rank = s->op[i].owner;
+    *kind = (pact_op_kind)s->op[i].kind;
+    *bytes = op_bytes(s, (uint32_t)i);
+}
+
 /* A receive of the rank being flattened, or a send waiting for its destination's channels. */
 typedef struct {
     int32_t peer, tag;

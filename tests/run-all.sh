@@ -22,6 +22,7 @@ if [ "$mode" != --unit-only ]; then
     source tests/integration/input.sh
     source tests/integration/tune.sh
     source tests/integration/tune-obey.sh
+    source tests/integration/timeline.sh
     source tests/integration/libpact.sh
 fi
 finish

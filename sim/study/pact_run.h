@@ -127,4 +127,30 @@ gboolean pact_experiment_merge(const char *outdir, char **dirs, gboolean figures
 /* Element size of a dtype name, 0 when unknown. */
 size_t pact_dtype_size(const char *name);
 
+/* ---- one cell, every operation (pact timeline) ------------------------------------------------------- */
+
+typedef struct {
+    int rank, peer; /* peer: the other end of a message, -1 for local work */
+    pact_op_kind kind;
+    double bytes, start, end; /* seconds from the first arrival's time 0, as the pattern's delays */
+    long match;               /* the operation at the other end of the message, -1: none */
+} pact_timeline_op;
+
+typedef struct {
+    int P;
+    guint64 bytes;
+    double *arrival, *exit; /* P each */
+    int *node_of;           /* P */
+    double dhat, dstar;
+    size_t nops;
+    pact_timeline_op *ops; /* rank by rank, each in schedule order */
+} pact_timeline;
+
+/* Algorithm alg_i at size size_i under pattern pat_i of a validated sweep, through the model engine as pact
+ * sim --engine model runs it (same parameters, gamma, pattern and schedules), with every operation's times.
+ * Shapes need an absolute skew.  Errors are PACT_ERROR_INPUT (one line) or PACT_ERROR_RUN. */
+gboolean pact_timeline_model(const pact_sweep *s, guint alg_i, guint size_i, guint pat_i, pact_timeline *t,
+                             GError **err);
+void pact_timeline_clear(pact_timeline *t);
+
 #endif

@@ -1,0 +1,143 @@
+# tests/integration/timeline.sh - sourced by tests/run-all.sh (needs lib.sh, $PACT, $TMP).  Also runs alone:
+# bash tests/integration/timeline.sh
+# pact timeline (issue 20): its d^ and d* are pact sim --engine model's for the same cell, its CSV is a
+# consistent account of each rank's time (arrival, operations and waits, exit; every message received after
+# it was sent), the binomial reduce's root waits for the late rank, the text chart fits an 80-column tmux
+# pane, the SVG is well-formed XML and the PNG a PNG, and bad input exits 2 with one line and no file.
+if ! declare -F check >/dev/null; then
+    cd "$(dirname "$0")/../.." && source tests/integration/lib.sh
+    TIMELINE_ALONE=1
+fi
+PACT=${PACT:-build/bin/pact}
+TMP=${TMP:-$(mktemp -d /tmp/pact-timeline-XXXXXX)}
+mkdir -p "$TMP/tl"
+
+# tl_same COLL ALGS SIZE PATTERN SKEW NODES PPN: pact sim --engine model's d^ and d* for each algorithm, and
+# the timeline's (from its CSV: the last exit less the last / the first arrival), equal to 1e-12 relative.
+tl_same() {
+    local coll=$1 algs=$2 size=$3 pat=$4 skew=$5 nodes=$6 ppn=$7 d=$TMP/tl/sim-$1-$4
+    rm -rf "$d"
+    $PACT sim --engine model --platform generic32x32 --nodes "$nodes" --ppn "$ppn" --coll "$coll" --algs "$algs" \
+        --sizes "$size" --patterns "$pat" --skew "$skew" --seed 3 -q --no-figures -o "$d" >/dev/null || return 1
+    local alg ok=0
+    for alg in ${algs//,/ }; do
+        $PACT timeline --platform generic32x32 --nodes "$nodes" --ppn "$ppn" --coll "$coll" --alg "$alg" \
+            -m "$size" --pattern "$pat" --skew "$skew" --seed 3 -o "$d/$alg.csv" || return 1
+        local sim tl
+        sim=$(awk -F, -v a="$alg" 'NR > 1 && $6 == a && $12 == 0 {print $14, $15}' "$d/results.csv")
+        tl=$(awk -F, '$3 == "exit" && $6 > e {e = $6} $3 == "arrive" {if (NR == 2 || $6 > l) l = $6; if (NR == 2 || $6 < f) f = $6}
+                 END {printf "%.17g %.17g", e - l, e - f}' "$d/$alg.csv")
+        echo "$coll $alg $pat: sim $sim, timeline $tl"
+        awk -v s="$sim" -v t="$tl" 'BEGIN {split(s, a, " "); split(t, b, " ");
+            for (i = 1; i <= 2; i++) { d = a[i] - b[i]; if (d < 0) d = -d; if (a[i] == "" || d > 1e-12 * a[i]) exit 1 } }' ||
+            ok=1
+    done
+    return $ok
+}
+check "timeline: d^ and d* are pact sim's (reduce, 8 ranks, last rank 10 us late)" \
+    tl_same reduce binomial,in_order_binary,chain,linear 64K last_delayed 10us 1 8
+check "timeline: d^ and d* are pact sim's (allreduce, 2 x 4, random)" \
+    tl_same allreduce ring,recursive_doubling,rabenseifner 64K random 20us 2 4
+tl_same_more() {
+    tl_same alltoall pairwise,linear 1K node_delayed 5us 2 4 && tl_same bcast binomial,scatter_allgather 16K node_delayed 5us 2 4 &&
+        tl_same allgather ring,bruck 1K node_delayed 5us 2 4 && tl_same barrier bruck,tree 8 node_delayed 5us 2 4
+}
+check "timeline: d^ and d* are pact sim's (alltoall, bcast, allgather, barrier, 2 x 4, node_delayed)" tl_same_more
+
+# The CSV accounts for each rank's time: operations and waits lie within [arrival, exit], waits and busy work
+# add up to exit - arrival, and each receive ends no earlier than its message's send starts.
+tl_consistent() {
+    local f=$TMP/tl/sim-reduce-last_delayed/binomial.csv
+    awk -F, 'NR == 1 {next}
+        $3 == "arrive" {a[$1] = $6} $3 == "exit" {e[$1] = $6}
+        $3 == "wait" || $3 == "reduce" || $3 == "copy" {used[$1] += $7 - $6}
+        $3 == "send" {sent[$1 "-" $4] = sent[$1 "-" $4] " " $6}
+        $3 == "recv" {recv[$4 "-" $1] = recv[$4 "-" $1] " " $7}
+        {lo[NR] = $6; hi[NR] = $7; rk[NR] = $1}
+        END {
+            bad = 0
+            for (i in lo) if (lo[i] < a[rk[i]] - 1e-15 || hi[i] > e[rk[i]] + 1e-15) { print "outside: row " i; bad = 1 }
+            for (r in a) { d = used[r] - (e[r] - a[r]); if (d < 0) d = -d; if (d > 1e-12) { print "rank " r " accounts for " used[r] " of " e[r] - a[r]; bad = 1 } }
+            for (k in recv) { n = split(sent[k], s, " "); m = split(recv[k], q, " ");
+                if (n != m) { print "pair " k ": " n " sends, " m " receives"; bad = 1 }
+                for (j = 1; j <= m; j++) if (q[j] + 0 < s[j] + 0) { print "pair " k ": received before sent"; bad = 1 } }
+            n = 0; for (r in a) n++
+            print n " ranks accounted for"
+            exit bad || n != 8 }' "$f"
+}
+check "timeline: the CSV accounts for every rank's time and message" tl_consistent
+
+# Binomial reduce on 8 ranks, rank 7 late by 10 us: the root (rank 0) waits past the last arrival, for the
+# data that passes through ranks 6 and 4 - the timeline shows it.
+tl_root_waits() {
+    local f=$TMP/tl/sim-reduce-last_delayed/binomial.csv
+    awk -F, '$3 == "arrive" && $6 > last {last = $6}
+        $1 == 0 && $3 == "wait" && $7 > last + 1e-9 {late = 1; w = $7 - $6}
+        $1 == 0 && $3 == "recv" && $4 == 4 {r4 = $7}
+        END {printf "root waits until %.4g s (last arrival %.4g s), its receive from rank 4 ends at %.4g s\n", w, last, r4;
+             exit !(late && r4 > last)}' "$f"
+}
+check "timeline: binomial reduce, last rank late: the root waits for it" tl_root_waits
+
+# The text chart in a real terminal: tmux, 80 columns.  One row per rank, nothing wrapped, the legend shown.
+tl_tmux() {
+    command -v tmux >/dev/null || { echo "tmux is not installed"; return 1; }
+    local s=pact-tl-$$ out=$TMP/tl/pane.txt
+    tmux kill-session -t "$s" 2>/dev/null
+    tmux new-session -d -s "$s" -x 80 -y 30 \
+        "$PWD/$PACT timeline --nodes 1 --ppn 8 --coll reduce --alg binomial -m 64K --pattern last_delayed --skew 10us; sleep 20" ||
+        return 1
+    local i
+    for i in $(seq 1 50); do
+        tmux capture-pane -t "$s" -p >"$out" 2>/dev/null
+        grep -q "reduces" "$out" && break
+        sleep 0.1
+    done
+    tmux kill-session -t "$s" 2>/dev/null
+    cat "$out"
+    # nothing wrapped: the pane holds as many lines as the chart written to a file at 80 columns
+    $PACT timeline --nodes 1 --ppn 8 --coll reduce --alg binomial -m 64K --pattern last_delayed --skew 10us \
+        --width 80 >"$out.80" || return 1
+    [ "$(grep -c '^rank [0-7] ' "$out")" -eq 8 ] && grep -q "d^ = 199.6us" "$out" && grep -q "# reduces" "$out" &&
+        [ "$(grep -c . "$out")" -eq "$(grep -c . "$out.80")" ] && grep -q '^rank 0 .*#' "$out"
+}
+check "timeline: the text chart in tmux at 80 columns" tl_tmux
+
+# Colours only on a terminal; --width; the SVG parses; the PNG is one.
+tl_formats() {
+    local d=$TMP/tl
+    $PACT timeline --nodes 1 --ppn 8 --coll reduce --alg binomial -m 64K --pattern last_delayed --skew 10us \
+        --width 120 >"$d/chart.txt" || return 1
+    ! grep -q $'\033' "$d/chart.txt" && [ "$(awk '{ if (length > m) m = length } END {print m}' "$d/chart.txt")" -eq 120 ] ||
+        { echo "colours in a file, or not 120 columns"; return 1; }
+    $PACT timeline --nodes 2 --ppn 4 --coll allreduce --alg ring -m 64K --pattern random --skew 20us -o "$d/t.svg" &&
+        python3 -c "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); print(len(d.getElementsByTagName('line')), 'lines')" \
+            "$d/t.svg" || return 1
+    [ "$(grep -c '<title>[0-9]* to [0-9]*:' "$d/t.svg")" -eq 112 ] || { echo "expected 112 messages (2 x 7 x 8)"; return 1; }
+    $PACT timeline --nodes 2 --ppn 4 --coll allreduce --alg ring -m 64K --pattern random --skew 20us -o "$d/t.png" &&
+        [ "$(head -c 8 "$d/t.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+check "timeline: txt on files without colours, --width, SVG, PNG" tl_formats
+
+# Bad input: exit 2, one line naming what is wrong, no file.
+tl_bad() {
+    local want=$1 out=$TMP/tl/bad.$2; shift 2
+    rm -f "$out"
+    $PACT timeline "$@" -o "$out" >"$TMP/tl/bad.out" 2>"$TMP/tl/bad.err"
+    local st=$?
+    cat "$TMP/tl/bad.err"
+    [ $st -eq 2 ] && [ "$(wc -l <"$TMP/tl/bad.err")" -eq 1 ] && grep -qF -- "$want" "$TMP/tl/bad.err" && [ ! -e "$out" ]
+}
+printf '0\n1e-6\n2e-6\n3e-6\n' >"$TMP/tl/four.txt"
+check "timeline: an unknown algorithm" tl_bad "warp" csv --nodes 1 --ppn 8 --coll reduce --alg warp
+check "timeline: a pattern file for another P" tl_bad "four.txt" csv --nodes 1 --ppn 8 --coll reduce \
+    --alg binomial --pattern "file:$TMP/tl/four.txt"
+check "timeline: a format it cannot write" tl_bad "pdf" pdf --nodes 1 --ppn 8 --coll reduce --alg binomial
+check "timeline: two algorithms" tl_bad "one algorithm" csv --nodes 1 --ppn 8 --coll reduce --alg binomial,chain
+check "timeline: the smpi engine (not yet)" tl_bad "--engine smpi" csv --nodes 1 --ppn 8 --coll reduce \
+    --alg binomial --engine smpi
+check "timeline: a skew factor" tl_bad "skew in seconds" csv --nodes 1 --ppn 8 --coll reduce --alg binomial \
+    --pattern random
+
+[ -n "${TIMELINE_ALONE:-}" ] && finish
+true
