@@ -25,7 +25,8 @@ static const struct {
     {"mapping", "mapping", "rank placement: block (default) or cyclic", "M"},
     {"rails", "rails", "several adapters per node: sharing", "MODE"},
     {"coll", "coll", "the collective (default allreduce)", "C"},
-    {"alg", "algs", "the algorithm, NAME[:param=value...] (pact list algorithms)", "A"},
+    {"alg", "algs", "the algorithm, NAME[:param=value...] (pact list algorithms); html: A,B side by side",
+     "A"},
     {"size", "sizes", "bytes per process (per block for alltoall, allgather), e.g. 8, 64K", "BYTES"},
     {"pattern", "patterns", "arrival shape (pact list patterns) or file:PATH (default no_delay)", "SHAPE"},
     {"skew", "skew", "the pattern's skew in seconds (1e-3, 1ms, 10us)", "S"},
@@ -35,7 +36,7 @@ static const struct {
     {"root", "root", "root of rooted collectives (default 0)", "R"},
 };
 
-enum { F_CSV, F_TXT, F_SVG, F_PNG };
+enum { F_CSV, F_TXT, F_SVG, F_PNG, F_HTML };
 static const char *const kind_name[] = {"send", "recv", "reduce", "copy", "nop"};
 
 /* ---- what each rank does when ----------------------------------------------------------------------------
@@ -253,17 +254,29 @@ static void put_txt(GString *o, const pact_timeline *t, const char *title, int w
 /* ---- SVG -------------------------------------------------------------------------------------------------
  */
 
-static void put_svg(GString *o, const pact_timeline *t, const char *title)
+/* The span a chart shows: from the first arrival to the last exit of the timelines given. */
+static void span_of(const pact_timeline *t, int n, double *t0, double *t1)
+{
+    *t0 = INFINITY;
+    *t1 = -INFINITY;
+    for (int k = 0; k < n; k++)
+        for (int r = 0; r < t[k].P; r++) {
+            *t0 = fmin(*t0, t[k].arrival[r]);
+            *t1 = fmax(*t1, t[k].exit[r]);
+        }
+}
+
+/* W pixels wide, over [t0, t1] (html puts two on one scale). */
+static void put_svg(GString *o, const pact_timeline *t, const char *title, double W, double t0, double t1)
 {
     size_t *f = rank_firsts(t);
     gboolean small = t->P > 64;
-    double rh = small ? 4 : 16, left = 90, right = 40, top = 64, W = 1100;
+    double rh = small ? 4 : 16, left = 90, right = 40, top = 64;
     double H = top + rh * t->P + 50, cw = W - left - right;
-    double t0 = INFINITY, t1 = -INFINITY, last = -INFINITY;
+    double last = -INFINITY, end = -INFINITY;
     for (int r = 0; r < t->P; r++) {
-        t0 = fmin(t0, t->arrival[r]);
         last = fmax(last, t->arrival[r]);
-        t1 = fmax(t1, t->exit[r]);
+        end = fmax(end, t->exit[r]);
     }
     double span = t1 > t0 ? t1 - t0 : 1e-9;
 #define X(s) (left + ((s)-t0) / span * cw)
@@ -289,9 +302,10 @@ static void put_svg(GString *o, const pact_timeline *t, const char *title)
             g_string_append_c(o, *p);
     g_string_append_printf(
         o,
-        "</text>\n<text x=\"%.0f\" y=\"36\">d^ = %s after the last arrival, d* = %s after the "
-        "first; grey: waiting, orange: reducing, purple: copying, arrows: messages</text>\n",
-        left, a, b);
+        "</text>\n<text x=\"%.0f\" y=\"33\">d^ = %s after the last arrival, d* = %s after the first</text>\n"
+        "<text x=\"%.0f\" y=\"47\" font-size=\"10\" fill=\"#555\">grey: waiting, orange: reducing, purple: "
+        "copying, arrows: messages, black tick: arrival, green tick: exit</text>\n",
+        left, a, b, left);
     /* node bands */
     for (int r = 0; r < t->P; r++)
         if (r == 0 || t->node_of[r] != t->node_of[r - 1]) {
@@ -368,7 +382,7 @@ static void put_svg(GString *o, const pact_timeline *t, const char *title)
                                X(t0 + s), yb, X(t0 + s), yb + 4, X(t0 + s), yb + 16, a);
     }
     fmt_time(a, sizeof a, last);
-    fmt_time(b, sizeof b, t1);
+    fmt_time(b, sizeof b, end);
     g_string_append_printf(
         o,
         "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#c00\" "
@@ -377,12 +391,51 @@ static void put_svg(GString *o, const pact_timeline *t, const char *title)
         "stroke-dasharray=\"4 3\"/>\n<text x=\"%.2f\" y=\"%.0f\" fill=\"#1a7f37\" "
         "text-anchor=\"end\">all done %s</text>\n"
         "<text x=\"%.0f\" y=\"%.1f\" fill=\"#444\">time (the pattern's clock)</text>\n",
-        X(last), top - 4, X(last), yb, X(last) + 3, top - 6, a, X(t1), top - 4, X(t1), yb, X(t1), top - 6, b,
-        left, yb + 34);
+        X(last), top - 4, X(last), yb, X(last) + 3, top - 6, a, X(end), top - 4, X(end), yb, X(end), top - 6,
+        b, left, yb + 34);
     g_string_append(o, "</svg>\n");
 #undef X
 #undef Y
     g_free(f);
+}
+
+/* One self-contained page (no network, no script): the timelines on one time scale, side by side where the
+ * window is wide enough, each operation, message and rank with a tooltip, and their d^ and d* in a table. */
+static void put_html(GString *o, const pact_timeline *t, char *const *titles, int n, const char *heading)
+{
+    double t0, t1;
+    span_of(t, n, &t0, &t1);
+    g_string_append(
+        o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>pact timeline</title>\n"
+           "<style>body{font-family:sans-serif;margin:16px;color:#222}"
+           ".row{display:flex;flex-wrap:wrap;gap:16px}.row>div{flex:1 1 720px;min-width:720px}"
+           "svg{width:100%;height:auto;border:1px solid #ddd}"
+           "svg rect:hover,svg line:hover{stroke:#d00;stroke-width:2}"
+           "table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;"
+           "padding:3px 10px;text-align:right}th:first-child,td:first-child{text-align:left}"
+           "</style></head><body>\n<h2>");
+    g_string_append(o, heading);
+    g_string_append(
+        o, "</h2>\n<p>Hover over a rank, an operation or a message for its times. Both charts share one "
+           "time scale.</p>\n<table><tr><th>algorithm</th><th>d^ (after the last arrival)</th><th>d* "
+           "(after the first)</th><th>messages</th></tr>\n");
+    for (int k = 0; k < n; k++) {
+        char a[32], b[32];
+        fmt_time(a, sizeof a, t[k].dhat);
+        fmt_time(b, sizeof b, t[k].dstar);
+        size_t msgs = 0;
+        for (size_t i = 0; i < t[k].nops; i++)
+            msgs += t[k].ops[i].kind == PACT_OP_SEND;
+        g_string_append_printf(o, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%zu</td></tr>\n", titles[k], a, b,
+                               msgs);
+    }
+    g_string_append(o, "</table>\n<div class=\"row\">\n");
+    for (int k = 0; k < n; k++) {
+        g_string_append(o, "<div>\n");
+        put_svg(o, &t[k], titles[k], 760, t0, t1);
+        g_string_append(o, "</div>\n");
+    }
+    g_string_append(o, "</div>\n</body></html>\n");
 }
 
 /* PNG: the SVG drawn by librsvg's rsvg-convert (Debian's librsvg2-bin), not a rasteriser of our own. */
@@ -442,7 +495,7 @@ int pact_cmd_timeline(int argc, char **argv)
     entries[n + 1] =
         (GOptionEntry){"format", 0,
                        0,        G_OPTION_ARG_STRING,
-                       &format,  "csv, txt, svg or png (default: from -o's extension; txt on stdout)",
+                       &format,  "csv, txt, svg, png or html (default: from -o's extension; txt on stdout)",
                        "F"};
     entries[n + 2] = (GOptionEntry){
         "width", 0, 0, G_OPTION_ARG_INT, &width, "txt: columns, 80-200 (default: the terminal's)", "N"};
@@ -461,9 +514,10 @@ int pact_cmd_timeline(int argc, char **argv)
     pact_experiment_init(&e);
     GHashTable *fields = pact_exp_new();
     GError *err = NULL;
-    pact_timeline t = {0};
+    pact_timeline t[2] = {{0}};
     GString *out = g_string_new(NULL);
-    char *title = NULL;
+    char *title[2] = {NULL, NULL};
+    int nt = 0;
     int rc = 2;
     if (!pact_cli_parse(ctx, &argc, &argv))
         goto out;
@@ -496,8 +550,11 @@ int pact_cmd_timeline(int argc, char **argv)
         fmt = F_SVG;
     else if (!strcmp(fname, "png"))
         fmt = F_PNG;
+    else if (!strcmp(fname, "html"))
+        fmt = F_HTML;
     else {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "%s '%s': pact timeline writes csv, txt, svg or png",
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "%s '%s': pact timeline writes csv, txt, svg, png or html",
                     format ? "--format" : "-o: the extension", fname);
         goto fail;
     }
@@ -527,27 +584,38 @@ int pact_cmd_timeline(int argc, char **argv)
     if (!pact_experiment_build(fields, &e, &err))
         goto fail;
     const pact_sweep *s = e.studies->pdata[0];
-    if (e.studies->len != 1 || s->algs->len != 1) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--alg: one algorithm (a timeline is one call)");
+    nt = (int)s->algs->len;
+    if (e.studies->len != 1 || nt > 2 || (nt > 1 && fmt != F_HTML)) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "--alg '%s': one algorithm (two, side by side, with --format html)", values[6]);
         goto fail;
     }
-    if (!pact_timeline_model(s, 0, 0, 0, &t, &err))
-        goto fail;
-    title = g_strdup_printf("%s %s, %d ranks (%d x %d) of %s, %" G_GUINT64_FORMAT " B, %s",
-                            pact_coll_name(s->coll), (char *)s->algs->pdata[0], s->procs, s->nodes, s->ppn,
-                            s->platform->name, t.bytes, (char *)s->patterns->pdata[0]);
+    for (int k = 0; k < nt; k++) {
+        if (!pact_timeline_model(s, (guint)k, 0, 0, &t[k], &err))
+            goto fail;
+        title[k] = g_strdup_printf("%s %s, %d ranks (%d x %d) of %s, %" G_GUINT64_FORMAT " B, %s",
+                                   pact_coll_name(s->coll), (char *)s->algs->pdata[k], s->procs, s->nodes,
+                                   s->ppn, s->platform->name, t[k].bytes, (char *)s->patterns->pdata[0]);
+    }
     gboolean to_stdout = !output || !strcmp(output, "-");
+    double t0, t1;
+    span_of(t, 1, &t0, &t1);
     if (fmt == F_CSV)
-        put_csv(out, &t);
+        put_csv(out, &t[0]);
     else if (fmt == F_SVG || fmt == F_PNG)
-        put_svg(out, &t, title);
-    else {
+        put_svg(out, &t[0], title[0], 1100, t0, t1);
+    else if (fmt == F_HTML) {
+        g_autofree char *h = g_strdup_printf(
+            "%s under %s: %s%s%s", pact_coll_name(s->coll), (char *)s->patterns->pdata[0],
+            (char *)s->algs->pdata[0], nt > 1 ? " against " : "", nt > 1 ? (char *)s->algs->pdata[1] : "");
+        put_html(out, t, title, nt, h);
+    } else {
         struct winsize ws;
         gboolean tty = to_stdout && isatty(STDOUT_FILENO);
         if (!width)
             width = tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 100;
         width = width < 80 ? 80 : width > 200 ? 200 : width;
-        put_txt(out, &t, title, width, tty && !getenv("NO_COLOR"));
+        put_txt(out, &t[0], title[0], width, tty && !getenv("NO_COLOR"));
     }
     if (fmt == F_PNG && !to_png(out, &err))
         goto fail;
@@ -560,8 +628,10 @@ int pact_cmd_timeline(int argc, char **argv)
 fail:
     rc = pact_cli_fail(err);
 out:
-    pact_timeline_clear(&t);
-    g_free(title);
+    for (int k = 0; k < 2; k++) {
+        pact_timeline_clear(&t[k]);
+        g_free(title[k]);
+    }
     g_string_free(out, TRUE);
     pact_experiment_clear(&e);
     g_hash_table_destroy(fields);

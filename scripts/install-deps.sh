@@ -4,7 +4,7 @@ set -euo pipefail
 
 PKGS=(build-essential pkg-config libglib2.0-dev libyaml-dev libjson-glib-dev libsimgrid-dev gnuplot-nox
       libopenmpi-dev openmpi-bin libmpich-dev mpich
-      librsvg2-bin # rsvg-convert: pact timeline --format png
+      librsvg2-bin tmux chromium # pact timeline: PNG (rsvg-convert); the tests of what a person sees
       hpcc) # HPC Challenge: a real MPI application nobody here wrote, for the tests of libpact
 
 missing=()

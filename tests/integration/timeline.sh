@@ -119,6 +119,32 @@ tl_formats() {
 }
 check "timeline: txt on files without colours, --width, SVG, PNG" tl_formats
 
+# The html page: two algorithms side by side on one scale, their d^ those of their own timelines; opened in
+# a headless Chromium (Debian's), which finds both charts in the page and draws it.
+tl_html() {
+    command -v chromium >/dev/null || { echo "chromium is not installed (scripts/install-deps.sh installs it)"; return 1; }
+    local d=$TMP/tl a b
+    $PACT timeline --nodes 1 --ppn 8 --coll reduce --alg binomial,in_order_binary -m 64K --pattern last_delayed \
+        --skew 10us -o "$d/two.html" || return 1
+    a=$($PACT timeline --nodes 1 --ppn 8 --coll reduce --alg binomial -m 64K --pattern last_delayed --skew 10us |
+        sed -n 's/^d^ = \([^ ]*\) .*/\1/p')
+    b=$($PACT timeline --nodes 1 --ppn 8 --coll reduce --alg in_order_binary -m 64K --pattern last_delayed \
+        --skew 10us | sed -n 's/^d^ = \([^ ]*\) .*/\1/p')
+    echo "d^: binomial $a, in_order_binary $b"
+    grep -q "binomial, 8 ranks.*<td>$a</td>" "$d/two.html" && grep -q "in_order_binary, 8 ranks.*<td>$b</td>" "$d/two.html" ||
+        { echo "the page's table does not hold these"; return 1; }
+    [ "$(grep -o 'src=\|href=\|<script' "$d/two.html" | wc -l)" -eq 0 ] || { echo "the page loads or runs something"; return 1; }
+    local n
+    n=$(cd "$d" && timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$d/two.html" 2>/dev/null |
+        grep -o '<svg' | wc -l)
+    echo "chromium: $n charts in the page"
+    [ "$n" -eq 2 ] || return 1
+    (cd "$d" && timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1600,560 \
+        --screenshot="$d/two.png" "file://$d/two.html" >/dev/null 2>&1)
+    [ "$(head -c 8 "$d/two.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$d/two.png")" -gt 20000 ]
+}
+check "timeline: html, two algorithms side by side, in headless Chromium" tl_html
+
 # Bad input: exit 2, one line naming what is wrong, no file.
 tl_bad() {
     local want=$1 out=$TMP/tl/bad.$2; shift 2
@@ -133,7 +159,10 @@ check "timeline: an unknown algorithm" tl_bad "warp" csv --nodes 1 --ppn 8 --col
 check "timeline: a pattern file for another P" tl_bad "four.txt" csv --nodes 1 --ppn 8 --coll reduce \
     --alg binomial --pattern "file:$TMP/tl/four.txt"
 check "timeline: a format it cannot write" tl_bad "pdf" pdf --nodes 1 --ppn 8 --coll reduce --alg binomial
-check "timeline: two algorithms" tl_bad "one algorithm" csv --nodes 1 --ppn 8 --coll reduce --alg binomial,chain
+check "timeline: two algorithms outside html" tl_bad "one algorithm" csv --nodes 1 --ppn 8 --coll reduce \
+    --alg binomial,chain
+check "timeline: three algorithms" tl_bad "one algorithm" html --nodes 1 --ppn 8 --coll reduce \
+    --alg binomial,chain,linear
 check "timeline: the smpi engine (not yet)" tl_bad "--engine smpi" csv --nodes 1 --ppn 8 --coll reduce \
     --alg binomial --engine smpi
 check "timeline: a skew factor" tl_bad "skew in seconds" csv --nodes 1 --ppn 8 --coll reduce --alg binomial \
