@@ -43,7 +43,7 @@ PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps sim real test unit integration run bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune bench-libpact install clean check-asan format
+.PHONY: all deps sim real test unit integration run teaching bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune bench-libpact install clean check-asan format
 
 all: deps $(BIN)/pact sim $(LIB)/libpact-ompi.so $(LIB)/libpact-mpich.so
 
@@ -183,6 +183,12 @@ bench-platforms: all
 # pact against Open MPI's same algorithm on 4 real ranks; simulation wall-clock against SMPI at 256 ranks.
 bench-real: all real
 	bash scripts/bench-real.sh --rounds 5 | tee results/bench-real-$(shell date +%Y%m%d-%H%M%S).txt
+
+# The teaching set (issue 20): experiments/teaching/examples.txt drawn by pact timeline into
+# results/reference/teaching (TEACHING_DIR=... elsewhere); a few seconds.
+TEACHING_DIR ?= results/reference/teaching
+teaching: all
+	bash experiments/teaching/run.sh -o $(TEACHING_DIR)
 
 # libpact (issue 19): pact's algorithms through libpact against Open MPI forced to the same algorithm, then what a
 # fallback and the tracer cost at 8 B (scripts/bench-real.sh --libpact; BENCH_ARGS="--np 16 --rounds 3" on a big box).

@@ -134,7 +134,7 @@ static void put_csv(GString *o, const pact_timeline *t)
 /* What a row shows in a column, by precedence (a column holds several events at large spans). */
 enum { C_OUT, C_WAIT, C_SEND, C_RECV, C_COPY, C_REDUCE, C_ARRIVE, C_EXIT, C_N };
 static const char sym[C_N] = {' ', '.', 's', 'r', '=', '#', '|', ']'};
-static const int prec[C_N] = {0, 1, 3, 4, 5, 6, 7, 2};
+static const int prec[C_N] = {0, 1, 3, 4, 6, 7, 8, 5}; /* an exit shows over a receive at its end */
 static const char *const colour[C_N] = {"",         "\033[2m",  "\033[32m",   "\033[34m",
                                         "\033[35m", "\033[31m", "\033[33;1m", "\033[36m"};
 
@@ -281,9 +281,11 @@ static void put_svg(GString *o, const pact_timeline *t, const char *title, doubl
     double span = t1 > t0 ? t1 - t0 : 1e-9;
 #define X(s) (left + ((s)-t0) / span * cw)
 #define Y(r) (top + (r)*rh)
-    char a[32], b[32];
+    char a[32], b[32], c[32], e[32];
     fmt_time(a, sizeof a, t->dhat);
     fmt_time(b, sizeof b, t->dstar);
+    fmt_time(c, sizeof c, last);
+    fmt_time(e, sizeof e, end);
     g_string_append_printf(
         o,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -302,10 +304,12 @@ static void put_svg(GString *o, const pact_timeline *t, const char *title, doubl
             g_string_append_c(o, *p);
     g_string_append_printf(
         o,
-        "</text>\n<text x=\"%.0f\" y=\"33\">d^ = %s after the last arrival, d* = %s after the first</text>\n"
+        "</text>\n<text x=\"%.0f\" y=\"33\">d^ = %s after the last arrival (<tspan fill=\"#c00\">red line, "
+        "%s</tspan>), d* = %s after the first; all done at <tspan fill=\"#1a7f37\">%s (green "
+        "line)</tspan></text>\n"
         "<text x=\"%.0f\" y=\"47\" font-size=\"10\" fill=\"#555\">grey: waiting, orange: reducing, purple: "
         "copying, arrows: messages, black tick: arrival, green tick: exit</text>\n",
-        left, a, b, left);
+        left, a, c, b, e, left);
     /* node bands */
     for (int r = 0; r < t->P; r++)
         if (r == 0 || t->node_of[r] != t->node_of[r - 1]) {
@@ -381,18 +385,13 @@ static void put_svg(GString *o, const pact_timeline *t, const char *title, doubl
                                "x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#444\">%s</text>\n",
                                X(t0 + s), yb, X(t0 + s), yb + 4, X(t0 + s), yb + 16, a);
     }
-    fmt_time(a, sizeof a, last);
-    fmt_time(b, sizeof b, end);
     g_string_append_printf(
         o,
         "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#c00\" "
-        "stroke-dasharray=\"4 3\"/>\n<text x=\"%.2f\" y=\"%.0f\" fill=\"#c00\">last arrival %s</text>\n"
-        "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#1a7f37\" "
-        "stroke-dasharray=\"4 3\"/>\n<text x=\"%.2f\" y=\"%.0f\" fill=\"#1a7f37\" "
-        "text-anchor=\"end\">all done %s</text>\n"
+        "stroke-dasharray=\"4 3\"/>\n<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.1f\" "
+        "stroke=\"#1a7f37\" stroke-dasharray=\"4 3\"/>\n"
         "<text x=\"%.0f\" y=\"%.1f\" fill=\"#444\">time (the pattern's clock)</text>\n",
-        X(last), top - 4, X(last), yb, X(last) + 3, top - 6, a, X(end), top - 4, X(end), yb, X(end), top - 6,
-        b, left, yb + 34);
+        X(last), top - 4, X(last), yb, X(end), top - 4, X(end), yb, left, yb + 34);
     g_string_append(o, "</svg>\n");
 #undef X
 #undef Y

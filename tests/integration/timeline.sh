@@ -145,6 +145,22 @@ tl_html() {
 }
 check "timeline: html, two algorithms side by side, in headless Chromium" tl_html
 
+# The teaching set, run again: every page, chart and CSV written, and the CSVs, charts and pages byte for byte
+# those committed in results/reference/teaching (the same inputs give the same bytes).
+tl_teaching() {
+    local d=$TMP/tl/teach ref=results/reference/teaching f n=0
+    rm -rf "$d"
+    PACT=$PACT bash experiments/teaching/run.sh -o "$d" || return 1
+    [ "$(ls "$d"/*.html | wc -l)" -eq 5 ] && [ "$(ls "$d"/*.png | wc -l)" -eq 10 ] || return 1
+    for f in "$d"/*.csv "$d"/*.txt "$d"/*.html; do
+        cmp "$f" "$ref/$(basename "$f")" || return 1
+        n=$((n + 1))
+    done
+    echo "$n files identical to $ref"
+    [ $n -eq 25 ]
+}
+check "timeline: the teaching set, byte for byte" tl_teaching
+
 # Bad input: exit 2, one line naming what is wrong, no file.
 tl_bad() {
     local want=$1 out=$TMP/tl/bad.$2; shift 2
