@@ -1,8 +1,9 @@
 /* cmd_timeline.c - pact timeline: one collective call, rank by rank, under an arrival pattern (issue 20).
  * Every rank's arrival, each send, receive, reduction and copy with its start and end, the time each rank
  * waits, its exit, messages from sender to receiver, the last arrival, d^ and d*: as CSV, as a Gantt chart
- * for the terminal, or as SVG.  The times are the model engine's, computed as pact sim --engine model
- * computes the same cell (sim/study/timeline.c). */
+ * for the terminal, as SVG or PNG, or as an html page of two algorithms.  The times are the model engine's,
+ * computed as pact sim --engine model computes the same cell (sim/study/timeline.c), or with --engine smpi
+ * the executor's own under SimGrid, recorded by the bench driver in pact sim's launch. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -469,6 +470,118 @@ static gboolean to_png(GString *svg, GError **err)
     return TRUE;
 }
 
+/* ---- the smpi engine ----------------------------------------------------------------------------------- */
+
+/* Runs the cell under SimGrid/SMPI through pact sim's own launch (one smpirun of the bench driver, pact's
+ * SMPI options), the driver writing the call's operations (PACT_BENCH_OPS), and puts SMPI's times into t,
+ * which holds the model's timeline of the same cell (its operations, peers and messages: the same schedules).
+ * holds the model's timeline of the same cell (its operations, peers and messages: the same schedules).  The
+ * largest difference from the model's times, over every operation's start, every reduction's and copy's end,
+ * every exit, and every message that ends before the model says MPI completed it, goes to *diff. */
+static gboolean run_smpi(GHashTable *fields, pact_timeline *t, double *diff, GError **err)
+{
+    g_autofree char *dir = g_dir_make_tmp("pact-timeline-XXXXXX", err);
+    if (!dir)
+        return FALSE;
+    g_autofree char *ops = g_build_filename(dir, "ops.csv", NULL);
+    g_autofree char *run = g_build_filename(dir, "run", NULL);
+    pact_experiment e;
+    pact_experiment_init(&e);
+    gboolean ok = FALSE;
+    char *summary = NULL, *text = NULL;
+    pact_exp_set(fields, "engine", "smpi", NULL);
+    pact_exp_set(fields, "batch", "cell", NULL);
+    pact_exp_set(fields, "jobs", "1", NULL);
+    pact_exp_set(fields, "output", run, NULL);
+    if (!pact_experiment_build(fields, &e, err))
+        goto out;
+    e.quiet = TRUE;
+    e.figures = FALSE;
+    g_setenv("PACT_BENCH_OPS", ops, TRUE);
+    gboolean ran = pact_experiment_run(&e, &summary, err);
+    g_unsetenv("PACT_BENCH_OPS");
+    if (!ran)
+        goto out;
+    if (!(text = pact_read_file(ops, NULL, err)))
+        goto out;
+    size_t *first = rank_firsts(t);
+    double *start = g_new(double, t->nops), *end = g_new(double, t->nops);
+    for (size_t i = 0; i < t->nops; i++)
+        start[i] = end[i] = NAN;
+    double *arr = g_new(double, (gsize)t->P), *ex = g_new(double, (gsize)t->P);
+    int line = 0, bad = 0;
+    char **lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines + 1; *l && **l; l++) {
+        line++;
+        int r, op;
+        char a[64] = "", b[64] = "";
+        if (sscanf(*l, "%d,%d,%63[^,],%63s", &r, &op, a, b) < 2 || r < 0 || r >= t->P ||
+            op >= (int)(first[r + 1] - first[r])) {
+            bad = 1;
+            break;
+        }
+        if (op < 0) {
+            arr[r] = g_ascii_strtod(a, NULL);
+            ex[r] = g_ascii_strtod(b, NULL);
+        } else if (*a) {
+            start[first[r] + (size_t)op] = g_ascii_strtod(a, NULL);
+            end[first[r] + (size_t)op] = g_ascii_strtod(b, NULL);
+        }
+    }
+    g_strfreev(lines);
+    if (bad || line != (int)t->nops + t->P) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
+                    "the bench driver's operations (%d lines) do not match the schedules (%zu operations, %d "
+                    "ranks)",
+                    line, t->nops, t->P);
+    } else {
+        double d = 0, last = -INFINITY, first_a = INFINITY, emax = -INFINITY;
+        for (int r = 0; r < t->P; r++) {
+            d = fmax(d, fabs(ex[r] - t->exit[r]));
+            d = fmax(d, fabs(arr[r] - t->arrival[r]));
+            t->arrival[r] = arr[r];
+            t->exit[r] = ex[r];
+            last = fmax(last, arr[r]);
+            first_a = fmin(first_a, arr[r]);
+            emax = fmax(emax, ex[r]);
+            /* an operation the plan does not run (a copy of no data): a point where the rank was */
+            double at = arr[r];
+            for (size_t i = first[r]; i < first[r + 1]; i++) {
+                if (isnan(start[i]))
+                    start[i] = end[i] = at;
+                else
+                    at = end[i];
+                /* a message's end is when the executor's call that completed it returned (an eager send
+                 * inside MPI_Sendrecv: when the receive did; a receive that arrived while the rank reduced:
+                 * when the rank next waited), the model's when MPI completed it: the first is never earlier
+                 */
+                d = fmax(d, fabs(start[i] - t->ops[i].start));
+                if (t->ops[i].kind == PACT_OP_SEND || t->ops[i].kind == PACT_OP_RECV)
+                    d = fmax(d, t->ops[i].end - end[i]);
+                else
+                    d = fmax(d, fabs(end[i] - t->ops[i].end));
+                t->ops[i].start = start[i];
+                t->ops[i].end = end[i];
+            }
+        }
+        t->dhat = emax - last;
+        t->dstar = emax - first_a;
+        *diff = d;
+        ok = TRUE;
+    }
+    g_free(first);
+    g_free(start);
+    g_free(end);
+    g_free(arr);
+    g_free(ex);
+out:
+    g_free(text);
+    g_free(summary);
+    pact_experiment_clear(&e);
+    pact_rm_rf(dir);
+    return ok;
+}
+
 /* ---- the command --------------------------------------------------------------------------------------- */
 
 int pact_cmd_timeline(int argc, char **argv)
@@ -487,10 +600,11 @@ int pact_cmd_timeline(int argc, char **argv)
                                     flags[i].help,
                                     flags[i].arg};
     guint n = G_N_ELEMENTS(flags);
-    entries[n] = (GOptionEntry){"engine", 0,
-                                0,        G_OPTION_ARG_STRING,
-                                &engine,  "model (default; smpi is not yet recorded per operation)",
-                                "E"};
+    entries[n] =
+        (GOptionEntry){"engine", 0,
+                       0,        G_OPTION_ARG_STRING,
+                       &engine,  "model (default) or smpi (SimGrid: one smpirun of the bench driver)",
+                       "E"};
     entries[n + 1] =
         (GOptionEntry){"format", 0,
                        0,        G_OPTION_ARG_STRING,
@@ -505,7 +619,7 @@ int pact_cmd_timeline(int argc, char **argv)
         ctx,
         "One collective call, rank by rank: arrivals, sends, receives, reductions and copies with their\n"
         "times, waits, exits, messages, the last arrival, d^ and d*, from the model engine (the times pact\n"
-        "sim --engine model gives for the same cell).\n\n"
+        "sim --engine model gives for the same cell) or SimGrid's (--engine smpi: the executor's own).\n\n"
         "example:\n  pact timeline --nodes 1 --ppn 8 --coll reduce --alg binomial -m 64K \\\n"
         "      --pattern last_delayed --skew 10us --format txt");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -524,13 +638,9 @@ int pact_cmd_timeline(int argc, char **argv)
         g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "unexpected argument '%s'", argv[1]);
         goto fail;
     }
-    if (engine && strcmp(engine, "model") != 0) {
-        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT,
-                    !strcmp(engine, "smpi")
-                        ? "--engine smpi: not yet (the executor does not record its operations "
-                          "under SMPI yet); use --engine model"
-                        : "--engine '%s': expected model",
-                    engine);
+    gboolean smpi = engine && !strcmp(engine, "smpi");
+    if (engine && !smpi && strcmp(engine, "model") != 0) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "--engine '%s': expected model or smpi", engine);
         goto fail;
     }
     int fmt = -1;
@@ -592,6 +702,20 @@ int pact_cmd_timeline(int argc, char **argv)
     for (int k = 0; k < nt; k++) {
         if (!pact_timeline_model(s, (guint)k, 0, 0, &t[k], &err))
             goto fail;
+        if (smpi) {
+            /* this algorithm alone, under SimGrid, through pact sim's launch */
+            double diff = 0, dstar = t[k].dstar;
+            pact_exp_set(fields, "algs", s->algs->pdata[k], NULL);
+            if (!run_smpi(fields, &t[k], &diff, &err))
+                goto fail;
+            fprintf(
+                stderr,
+                "pact timeline: %s under smpi: the largest difference from the model over every operation's "
+                "start, every reduction's and copy's end and every exit (and any message seen complete "
+                "before "
+                "the model completes it) is %.3g s, %.2f%% of d*\n",
+                (char *)s->algs->pdata[k], diff, 100 * diff / dstar);
+        }
         title[k] = g_strdup_printf("%s %s, %d ranks (%d x %d) of %s, %" G_GUINT64_FORMAT " B, %s",
                                    pact_coll_name(s->coll), (char *)s->algs->pdata[k], s->procs, s->nodes,
                                    s->ppn, s->platform->name, t[k].bytes, (char *)s->patterns->pdata[0]);

@@ -173,7 +173,8 @@ int pb_call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, con
     k->x.no_compute = b->timing_only;
     k->x.buf[PACT_BUF_SEND] = k->send;
     if (k->inplace) /* the input sits in RECV: all of it, or this rank's block for allgather */
-        k->x.buf[PACT_BUF_SEND] = (char *)k->recv + pact_coll_inplace_offset(c->coll, b->rank, b->size, c->count) * es;
+        k->x.buf[PACT_BUF_SEND] =
+            (char *)k->recv + pact_coll_inplace_offset(c->coll, b->rank, b->size, c->count) * es;
     k->x.buf[PACT_BUF_RECV] = k->recv;
     for (int i = PACT_BUF_TMP0; i < PACT_NBUF; i++)
         if (k->sched.buf_count[i] > 0 && !(k->x.buf[i] = balloc(b, k->sched.buf_count[i] * es)))
@@ -251,6 +252,7 @@ static int timed_call(bench_t *b, const cell_t *c, call_t *k, double delay, doub
     double ref;
     if ((rc = pb_proto_start(b, &ref)) != PACT_OK)
         goto out;
+    b->last_ref = ref;
     double mine[NREC];
     mine[2] = pb_now_global(b) > ref + delay;
     mine[3] = b->offset;
@@ -286,6 +288,59 @@ out:
     return rc;
 }
 
+/* PACT_BENCH_OPS=FILE (pact timeline --engine smpi): the last measured call's operations, every rank's,
+ * written by rank 0 as rank,op,start_s,end_s from the call's common reference (op -1: the rank's arrival and
+ * exit; empty times: an operation the plan does not run, such as a copy of no data in a timing-only run). */
+static int write_ops(bench_t *b, const call_t *k, const double *rec, const double *gathered, const char *path)
+{
+    int rc = PACT_OK, n = (int)(2 * pact_plan_nops(k->plan)), *counts = NULL, *displs = NULL;
+    double *all = NULL;
+    if (b->rank == 0 && (!(counts = calloc((size_t)b->size, sizeof(int))) ||
+                         !(displs = calloc((size_t)b->size, sizeof(int))))) {
+        rc = PACT_ERR_NOMEM;
+        goto out;
+    }
+    PACT_MPI_CHECK(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, b->comm));
+    int total = 0;
+    if (b->rank == 0) {
+        for (int i = 0; i < b->size; i++) {
+            displs[i] = total;
+            total += counts[i];
+        }
+        if (!(all = malloc(sizeof(double) * (size_t)(total + 1)))) {
+            rc = PACT_ERR_NOMEM;
+            goto out;
+        }
+    }
+    PACT_MPI_CHECK(MPI_Gatherv(rec, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, b->comm));
+    if (b->rank == 0) {
+        FILE *f = fopen(path, "w");
+        if (!f) {
+            fprintf(stderr, "pact-bench: PACT_BENCH_OPS=%s: cannot write\n", path);
+            rc = PACT_ERR_ARG;
+            goto out;
+        }
+        fprintf(f, "rank,op,start_s,end_s\n");
+        for (int i = 0; i < b->size; i++) {
+            fprintf(f, "%d,-1,%.17g,%.17g\n", i, gathered[NREC * i], gathered[NREC * i + 1]);
+            for (int j = 0; j < counts[i] / 2; j++) {
+                double t0 = all[displs[i] + 2 * j], t1 = all[displs[i] + 2 * j + 1];
+                if (isnan(t0) || isnan(t1))
+                    fprintf(f, "%d,%d,,\n", i, j);
+                else
+                    fprintf(f, "%d,%d,%.17g,%.17g\n", i, j, t0 - b->last_ref, t1 - b->last_ref);
+            }
+        }
+        if (fclose(f) != 0)
+            rc = PACT_ERR_ARG;
+    }
+out:
+    free(counts);
+    free(displs);
+    free(all);
+    return rc;
+}
+
 static void csv_status(FILE *f, const char *why)
 {
     fputs("restricted:", f);
@@ -298,7 +353,7 @@ static int run_cell(bench_t *b, const cell_t *c)
     int rc = PACT_OK;
     call_t k;
     const char *why = NULL;
-    double delay = 0, *gathered = NULL;
+    double delay = 0, *gathered = NULL, *rec = NULL;
     if ((rc = read_delay(b, c, &delay)) != PACT_OK)
         return rc;
     rc = pb_call_setup(b, c, &k, 0, &why);
@@ -328,15 +383,25 @@ static int run_cell(bench_t *b, const cell_t *c)
         if (bad)
             status = "wrong";
     }
+    const char *ops_path = getenv("PACT_BENCH_OPS");
     for (int r = -c->warmup; r < c->reps; r++) {
         double res[2] = {0, 0};
         int late = 1;
+        if (ops_path && *ops_path && k.plan && r == c->reps - 1 && !rec &&
+            !(rec = malloc(sizeof(double) * (2 * pact_plan_nops(k.plan) + 1)))) {
+            rc = PACT_ERR_NOMEM;
+            goto out;
+        }
+        k.x.rec = r == c->reps - 1 ? rec : NULL;
         for (int tries = 0; late && tries < MAX_TRIES; tries++) {
             if ((rc = timed_call(b, c, &k, delay, res, gathered, &late)) != PACT_OK)
                 goto out;
             if (late == 1) /* the common start came too soon for some rank: give it more time */
                 b->margin *= 2;
         }
+        k.x.rec = NULL;
+        if (rec && r == c->reps - 1 && (rc = write_ops(b, &k, rec, gathered, ops_path)) != PACT_OK)
+            goto out;
         if (r < 0 || b->rank != 0)
             continue;
         fprintf(b->out, "%s,%d,%.17g,%.17g,%s\n", c->id, r, res[0], res[1], late ? "late" : status);
@@ -352,6 +417,7 @@ static int run_cell(bench_t *b, const cell_t *c)
     }
 out:
     free(gathered);
+    free(rec);
     pb_call_free(b, &k);
     return rc;
 }
@@ -431,7 +497,8 @@ static void usage(void)
           "                  [--max-bytes B]\n"
           "  checks: [--check-twice] (each plan runs once on other input before the checked run)\n"
           "          [--place] (prints the node of every rank, as algorithms that need it see them)\n"
-          "          [--libpact] (pact's algorithms through MPI_Allreduce & co., routed by a preloaded libpact)\n"
+          "          [--libpact] (pact's algorithms through MPI_Allreduce & co., routed by a preloaded "
+          "libpact)\n"
           "  common: [--out FILE] [--arrivals FILE] [--arrival-tol SECONDS (default 5e-6)]\n",
           stderr);
 }
@@ -566,8 +633,9 @@ int main(int argc, char **argv)
 #endif
         if (!lp_force_next || !lp_last) {
             if (b.rank == 0)
-                fprintf(stderr, "pact-bench: --libpact: libpact is not loaded (LD_PRELOAD=build/lib/libpact-ompi.so "
-                                "or libpact-mpich.so)\n");
+                fprintf(stderr,
+                        "pact-bench: --libpact: libpact is not loaded (LD_PRELOAD=build/lib/libpact-ompi.so "
+                        "or libpact-mpich.so)\n");
             lp_force_next = NULL;
             rc = PACT_ERR_ARG;
             goto out;

@@ -77,6 +77,7 @@ typedef struct {
     int check_twice; /* checks run each plan once on other input first (persistent requests reused) */
     FILE *out, *arr;
     struct shm *shm; /* SMPI, ranks in one process: the protocol's shared state (NULL: MPI messages) */
+    double last_ref; /* the common reference of the last timed call, on rank 0's clock */
 } bench_t;
 
 typedef struct {

@@ -29,11 +29,13 @@
 #include "pact_mpi.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifdef PACT_SMPI
 #include <simgrid/actor.h>
+#include <simgrid/engine.h>
 #endif
 
 /* Under SMPI a reduction costs exactly `seconds` of simulated time, whatever the host.  SimGrid 3.32's
@@ -75,6 +77,9 @@ struct pact_plan {
     size_t buf_count[PACT_NBUF];
     ins_t *ins;
     size_t nins;
+    size_t nops;            /* of the schedule */
+    uint32_t *ins_op;       /* the schedule operation of each record (UINT32_MAX: a wait), for x->rec */
+    uint32_t *slot_op;      /* the operation of each nonblocking post */
     uint32_t *waits;        /* the requests of the WAITALLs */
     MPI_Request *reqs;      /* by posting number of nonblocking posts */
     MPI_Request *tmp;       /* one MPI_Waitall's */
@@ -110,6 +115,8 @@ void pact_plan_free(pact_plan *p)
     for (int b = 0; b < PACT_NBUF; b++)
         free(p->owned[b]);
     free(p->ins);
+    free(p->ins_op);
+    free(p->slot_op);
     free(p->waits);
     free(p->reqs);
     free(p->tmp);
@@ -139,6 +146,7 @@ static void add(compile_t *c, int code, uint32_t op, int dst)
     const pact_slice *sl = dst || o->kind == PACT_OP_RECV ? &o->dst : &o->src;
     if (sl->off > UINT32_MAX || sl->count > INT_MAX || o->tag < 0 || o->tag > INT16_MAX)
         c->err = 1;
+    c->p->ins_op[c->p->nins] = op;
     c->p->ins[c->p->nins++] = (ins_t){.code = (uint8_t)code,
                                       .buf = (uint8_t)sl->buf,
                                       .tag = (int16_t)o->tag,
@@ -152,6 +160,7 @@ static void post(compile_t *c, const uint32_t *held, size_t nh)
 {
     for (size_t k = 0; k < nh; k++) {
         add(c, c->s->ops[held[k]].kind == PACT_OP_SEND ? I_ISEND : I_IRECV, held[k], 0);
+        c->p->slot_op[c->nslots] = held[k];
         c->slot[held[k]] = c->nslots++;
     }
 }
@@ -185,9 +194,11 @@ static void wait_slots(compile_t *c, const uint32_t *ops, size_t n)
     for (uint32_t k = first; k < c->nwaits; k++)
         c->waited[c->p->waits[k]] = 1;
     if (m == 1) {
+        c->p->ins_op[c->p->nins] = UINT32_MAX;
         c->p->ins[c->p->nins++] = (ins_t){.code = I_WAIT, .arg = c->p->waits[first]};
         c->nwaits = first;
     } else if (m > 1) {
+        c->p->ins_op[c->p->nins] = UINT32_MAX;
         c->p->ins[c->p->nins++] = (ins_t){.code = I_WAITALL, .count = m, .arg = first};
     }
 }
@@ -274,6 +285,9 @@ int pact_plan_new(const pact_sched *s, const pact_exec_ctx *x, pact_plan **out)
     }
     c = (compile_t){.p = p, .s = s};
     p->ins = malloc((2 * g.nacts + 1) * sizeof(*p->ins)); /* two records per action at most */
+    p->ins_op = malloc((2 * g.nacts + 1) * sizeof(*p->ins_op));
+    p->slot_op = malloc((g.nposts + 1) * sizeof(*p->slot_op));
+    p->nops = n;
     p->waits = malloc((g.nposts + 1) * sizeof(*p->waits));
     p->reqs = malloc((g.nposts + 1) * sizeof(*p->reqs));
     p->tmp = malloc((g.nposts + 1) * sizeof(*p->tmp));
@@ -282,7 +296,8 @@ int pact_plan_new(const pact_sched *s, const pact_exec_ctx *x, pact_plan **out)
     c.waited = calloc(g.nposts + 1, sizeof(*c.waited));
     held = malloc((n + 1) * sizeof(*held));
     grp = malloc((n + 1) * sizeof(*grp));
-    if (!p->ins || !p->waits || !p->reqs || !p->tmp || !p->sts || !c.slot || !c.waited || !held || !grp) {
+    if (!p->ins || !p->ins_op || !p->slot_op || !p->waits || !p->reqs || !p->tmp || !p->sts || !c.slot ||
+        !c.waited || !held || !grp) {
         rc = PACT_ERR_NOMEM;
         goto out;
     }
@@ -357,6 +372,60 @@ out:
     return rc;
 }
 
+/* The clock of x->rec: SimGrid's under SMPI (MPI_Wtime there may add simulated time, smpi/wtime), MPI_Wtime
+ * otherwise. */
+static inline double rec_now(void)
+{
+#ifdef PACT_SMPI
+    return simgrid_get_clock();
+#else
+    return MPI_Wtime();
+#endif
+}
+
+/* After record c ran (begun at t0): the start and end of the operations it posted, ran or completed. */
+static void record(const pact_plan *p, const ins_t *c, double *rec, double t0)
+{
+    const double t1 = rec_now();
+    const uint32_t op = p->ins_op[c - p->ins];
+    switch (c->code) {
+    case I_ISEND:
+    case I_IRECV:
+        rec[2 * op] = t0;
+        break;
+    case I_SENDRECV:
+    case I_PAIR: { /* both operations: posted together, done when the call returned */
+        const uint32_t op2 = p->ins_op[c + 1 - p->ins];
+        rec[2 * op2] = t0;
+        rec[2 * op2 + 1] = t1;
+    }
+        /* fall through */
+    case I_SEND:
+    case I_RECV:
+    case I_REDUCE:
+    case I_COPY:
+        rec[2 * op] = t0;
+        rec[2 * op + 1] = t1;
+        break;
+    case I_WAIT:
+        rec[2 * p->slot_op[c->arg] + 1] = t1;
+        break;
+    case I_WAITALL:
+#ifndef PACT_SMPI
+        for (uint32_t k = 0; k < c->count; k++)
+            rec[2 * p->slot_op[p->waits[c->arg + k]] + 1] = t1;
+#endif
+        break;
+    default:
+        break;
+    }
+}
+
+size_t pact_plan_nops(const pact_plan *p)
+{
+    return p->nops;
+}
+
 int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
 {
     int rc = PACT_OK;
@@ -384,8 +453,14 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
     const int tag = x->tag;
     const size_t es = p->elem_size;
     MPI_Request *reqs = p->reqs, *next = p->reqs; /* nonblocking posts take the requests in order */
+    double *const rec = x->rec, t0 = 0;
+    if (rec)
+        for (size_t i = 0; i < 2 * p->nops; i++)
+            rec[i] = NAN;
     for (const ins_t *c = p->ins, *const e = p->ins + p->nins; c < e; c++) {
         const ins_t *const r = &c[1]; /* the second record of SENDRECV, REDUCE and COPY */
+        if (rec)
+            t0 = rec_now();
         switch (c->code) {
         case I_ISEND:
             PACT_MPI_CHECK(
@@ -446,8 +521,11 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
         case I_WAITALL: {
             const uint32_t *w = &p->waits[c->arg];
 #ifdef PACT_SMPI
-            for (uint32_t k = 0; k < c->count; k++)
+            for (uint32_t k = 0; k < c->count; k++) {
                 PACT_MPI_CHECK(MPI_Wait(&reqs[w[k]], MPI_STATUS_IGNORE));
+                if (rec)
+                    rec[2 * p->slot_op[w[k]] + 1] = rec_now();
+            }
 #else
             for (uint32_t k = 0; k < c->count; k++)
                 p->tmp[k] = reqs[w[k]];
@@ -459,6 +537,8 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
             rc = PACT_ERR_ARG;
             goto out;
         }
+        if (rec)
+            record(p, c, rec, t0);
         if (c->code == I_SENDRECV || c->code == I_PAIR || c->code == I_REDUCE || c->code == I_COPY)
             c++;
     }

@@ -30,6 +30,10 @@ typedef struct {
     int tag;              /* base tag of this call's messages */
     double gamma;         /* simulation: seconds of compute charged per byte reduced */
     int no_compute;       /* skip local reductions and copies (timing-only runs on folded payloads) */
+    /* pact timeline: when set, a run writes rec[2i] and rec[2i+1], the start and end of schedule operation i
+     * (pact_plan_nops of them): when it was posted or began, and when the call that completed it returned;
+     * simulated time under SMPI (SimGrid's clock: reading it costs nothing simulated), MPI_Wtime otherwise */
+    double *rec;
 } pact_exec_ctx;
 
 /* A schedule prepared for running many times (exec.c): its MPI calls in order with their arguments, so
@@ -46,6 +50,8 @@ void pact_plan_free(pact_plan *p);
  * schedule order among those ready at once; when nothing is ready the rank waits for the request its
  * lowest-numbered blocked operation needs (program.c). */
 int pact_plan_run(pact_plan *p, pact_exec_ctx *x);
+/* The number of operations of the schedule the plan was made from (x->rec holds two doubles each). */
+size_t pact_plan_nops(const pact_plan *p);
 
 /* This rank's clock against rank 0's of `comm` (comm.c): *offset is what to add to MPI_Wtime() to read rank
  * 0's clock, from the shortest of `rounds` ping-pongs with rank 0; *mono_offset the true offset where all ranks

@@ -44,6 +44,53 @@ tl_same_more() {
 }
 check "timeline: d^ and d* are pact sim's (alltoall, bcast, allgather, barrier, 2 x 4, node_delayed)" tl_same_more
 
+# The smpi engine: the executor's own operations under SimGrid (pact sim's launch), against the model's
+# timeline of the same cell: every operation's start, every reduction's and copy's end and every exit within
+# 1% of d*; a message ends (the executor's call that completed it returned) no earlier than the model says MPI
+# completed it; and d^ is pact sim --engine smpi's for the cell.
+tl_smpi_cell() { # NAME FLAGS...
+    local name=$1 d=$TMP/tl/smpi; shift
+    mkdir -p "$d"
+    $PACT timeline "$@" --engine smpi -o "$d/$name-smpi.csv" 2>"$d/$name.err" || { cat "$d/$name.err"; return 1; }
+    $PACT timeline "$@" -o "$d/$name-model.csv" || return 1
+    cat "$d/$name.err"
+    awk -F, -v name="$name" 'FNR == 1 {next}
+        NR == FNR {k = $1 "," $2 "," $3; ms[k] = $6; me[k] = $7; if ($3 == "exit" && $6 > e) e = $6;
+                   if ($3 == "arrive" && (f == "" || $6 < f)) f = $6; next}
+        $3 != "wait" {k = $1 "," $2 "," $3; n++; if (!(k in ms)) {print "no model row " k; bad = 1; next}
+            d = $6 - ms[k]; if (d < 0) d = -d; if (d > worst) worst = d
+            d = $7 - me[k]
+            if ($3 == "send" || $3 == "recv") {if (-d > worst) worst = -d; if (d > later) later = d}
+            else {if (d < 0) d = -d; if (d > worst) worst = d}}
+        END {printf "%s: %d operations and exits, largest difference %.3g s = %.3f%% of d* %.4g s; messages seen up to %.3g s after MPI completed them\n",
+                    name, n, worst, 100 * worst / (e - f), e - f, later
+             exit bad || n == 0 || worst > 0.01 * (e - f)}' "$d/$name-model.csv" "$d/$name-smpi.csv"
+}
+tl_smpi() {
+    local d=$TMP/tl/smpi ok=0
+    tl_smpi_cell reduce-binomial --nodes 1 --ppn 8 --coll reduce --alg binomial -m 64K --pattern last_delayed \
+        --skew 10us || ok=1
+    # d^ is pact sim --engine smpi's
+    rm -rf "$d/sim"
+    $PACT sim --engine smpi --nodes 1 --ppn 8 --coll reduce --algs binomial --sizes 64K --patterns last_delayed \
+        --skew 10us --reps 1 --batch cell -q --no-figures -o "$d/sim" >/dev/null || return 1
+    local sim tl
+    sim=$(awk -F, 'NR == 2 {print $14}' "$d/sim/results.csv")
+    tl=$(awk -F, '$3 == "exit" && $6 > e {e = $6} $3 == "arrive" && $6 > l {l = $6} END {printf "%.17g", e - l}' \
+        "$d/reduce-binomial-smpi.csv")
+    echo "d^: pact sim --engine smpi $sim, the smpi timeline $tl"
+    awk -v a="$sim" -v b="$tl" 'BEGIN {d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-12 * a)}' || ok=1
+    tl_smpi_cell allreduce-ring --nodes 2 --ppn 4 --coll allreduce --alg ring -m 64K --pattern random --skew 20us || ok=1
+    tl_smpi_cell alltoall-pairwise --nodes 2 --ppn 4 --coll alltoall --alg pairwise -m 16K --pattern random \
+        --skew 20us || ok=1
+    tl_smpi_cell bcast-scatter-allgather --nodes 4 --ppn 2 --coll bcast --alg scatter_allgather -m 256K \
+        --pattern node_delayed --skew 50us || ok=1
+    tl_smpi_cell reduce-in-order-binary --nodes 1 --ppn 8 --coll reduce --alg in_order_binary -m 64K \
+        --pattern last_delayed --skew 10us || ok=1
+    return $ok
+}
+check "timeline: --engine smpi: the executor's operations agree with the model's within 1% of d*" tl_smpi
+
 # The CSV accounts for each rank's time: operations and waits lie within [arrival, exit], waits and busy work
 # add up to exit - arrival, and each receive ends no earlier than its message's send starts.
 tl_consistent() {
@@ -179,8 +226,8 @@ check "timeline: two algorithms outside html" tl_bad "one algorithm" csv --nodes
     --alg binomial,chain
 check "timeline: three algorithms" tl_bad "one algorithm" html --nodes 1 --ppn 8 --coll reduce \
     --alg binomial,chain,linear
-check "timeline: the smpi engine (not yet)" tl_bad "--engine smpi" csv --nodes 1 --ppn 8 --coll reduce \
-    --alg binomial --engine smpi
+check "timeline: an unknown engine" tl_bad "--engine 'replay'" csv --nodes 1 --ppn 8 --coll reduce \
+    --alg binomial --engine replay
 check "timeline: a skew factor" tl_bad "skew in seconds" csv --nodes 1 --ppn 8 --coll reduce --alg binomial \
     --pattern random
 
