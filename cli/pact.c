@@ -20,6 +20,7 @@ static const struct {
     {"report", pact_cmd_report, "summary and figures from a results.csv (best algorithm, robustness)"},
     {"tune", pact_cmd_tune, "selection tables for Open MPI, MPICH or libpact, robust to arrival patterns"},
     {"timeline", pact_cmd_timeline, "one call rank by rank: arrivals, operations, waits, messages (csv, txt, svg)"},
+    {"explain", pact_cmd_explain, "an algorithm's steps for P ranks in words, with the buffers after each step"},
     {"merge", pact_cmd_merge, "join the output folders of a sharded pact sim experiment"},
 };
 

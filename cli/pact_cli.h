@@ -15,6 +15,7 @@ int pact_cmd_model(int argc, char **argv);
 int pact_cmd_report(int argc, char **argv);
 int pact_cmd_tune(int argc, char **argv);
 int pact_cmd_timeline(int argc, char **argv);
+int pact_cmd_explain(int argc, char **argv);
 
 /* Prints "pact: message" to stderr and returns the error's exit status; frees the error. */
 int pact_cli_fail(GError *err);

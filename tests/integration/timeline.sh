@@ -1,9 +1,11 @@
 # tests/integration/timeline.sh - sourced by tests/run-all.sh (needs lib.sh, $PACT, $TMP).  Also runs alone:
 # bash tests/integration/timeline.sh
-# pact timeline (issue 20): its d^ and d* are pact sim --engine model's for the same cell, its CSV is a
-# consistent account of each rank's time (arrival, operations and waits, exit; every message received after
-# it was sent), the binomial reduce's root waits for the late rank, the text chart fits an 80-column tmux
-# pane, the SVG is well-formed XML and the PNG a PNG, and bad input exits 2 with one line and no file.
+# pact explain (an algorithm step by step, checked against its collective's result) and pact timeline (issue
+# 20): its d^ and d* are pact sim --engine model's for the same cell, and SimGrid's agree with them operation
+# by operation; its CSV is a consistent account of each rank's time (arrival, operations and waits, exit;
+# every message received after it was sent); the binomial reduce's root waits for the late rank; the text
+# chart fits an 80-column tmux pane; the SVG is well-formed XML, the PNG a PNG, the html page opens in
+# Chromium; the teaching set is reproduced byte for byte; bad input exits 2 with one line and no file.
 if ! declare -F check >/dev/null; then
     cd "$(dirname "$0")/../.." && source tests/integration/lib.sh
     TIMELINE_ALONE=1
@@ -207,6 +209,56 @@ tl_teaching() {
     [ $n -eq 25 ]
 }
 check "timeline: the teaching set, byte for byte" tl_teaching
+
+# pact explain: ring allreduce on 4 ranks is a reduce-scatter then an allgather, 2 x 3 steps of 4 messages, each
+# element of every rank's receive buffer holding 0-3 at the end; and for every algorithm of the seven
+# collectives at P = 1, 2, 3, 5, 8 (root P/2) the last drawing is the collective's result (explain checks it
+# and exits 1 otherwise), or the algorithm does not apply (exit 2, said).
+tl_explain_ring() {
+    local out=$TMP/tl/explain-ring.txt
+    $PACT explain --coll allreduce --alg ring -P 4 -o "$out" || return 1
+    cat "$out"
+    [ "$(grep -c '^step [1-6]: 4 messages$' "$out")" -eq 6 ] && ! grep -q '^step 7' "$out" &&
+        [ "$(tail -6 "$out" | grep -cE 'recv \[ *0-3 +0-3 +0-3 +0-3\]')" -eq 4 ] &&
+        grep -q "^6 steps; the last drawing is allreduce's result" "$out" &&
+        grep -q "rank 1 reduces tmp0\[0\] into recv\[0\]" "$out"
+}
+check "explain: ring allreduce on 4 ranks, step by step" tl_explain_ring
+tl_explain_all() {
+    local c a P n=0 skip=0 st
+    for c in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
+        for a in $($PACT list algorithms --coll $c --format csv | tail -n +2 | cut -d, -f2); do
+            for P in 1 2 3 5 8; do
+                $PACT explain --coll $c --alg "$a" -P $P --root $((P / 2)) >/dev/null 2>"$TMP/tl/explain.err"
+                st=$?
+                if [ $st -eq 2 ] && grep -q "does not apply" "$TMP/tl/explain.err"; then
+                    skip=$((skip + 1))
+                elif [ $st -ne 0 ]; then
+                    echo "$c $a P=$P: exit $st: $(cat "$TMP/tl/explain.err")"
+                    return 1
+                else
+                    n=$((n + 1))
+                fi
+            done
+        done
+    done
+    echo "$n explanations end in the collective's result; $skip do not apply"
+    [ $n -ge 150 ]
+}
+check "explain: every algorithm ends in its collective's result" tl_explain_all
+tl_explain_bad() {
+    local out=$TMP/tl/explain-bad.txt
+    rm -f "$out"
+    for args in "--coll reduce --alg warp -P 8" "--coll reduce --alg binomial -P 65" \
+        "--coll reduce --alg binomial -P 8 --root 8" "--coll scan --alg x -P 4" "--coll barrier --alg two_proc -P 4"; do
+        # shellcheck disable=SC2086
+        $PACT explain $args -o "$out" 2>"$TMP/tl/explain.err"
+        local st=$?
+        echo "$args: exit $st: $(cat "$TMP/tl/explain.err")"
+        [ $st -eq 2 ] && [ "$(wc -l <"$TMP/tl/explain.err")" -eq 1 ] && [ ! -e "$out" ] || return 1
+    done
+}
+check "explain: bad input exits 2 with one line and no file" tl_explain_bad
 
 # Bad input: exit 2, one line naming what is wrong, no file.
 tl_bad() {
