@@ -45,7 +45,7 @@ static const char *const kind_name[] = {"send", "recv", "reduce", "copy", "nop"}
 
 /* Rank r's busy intervals (reductions and copies that take time), in start order: they are its own work; the
  * rest of [arrival, exit] it waits for messages. */
-static GArray *busy_of(const pact_timeline *t, int r, size_t first, size_t last)
+static GArray *busy_of(const pact_timeline *t, size_t first, size_t last)
 {
     GArray *b = g_array_new(FALSE, FALSE, sizeof(double) * 2);
     for (size_t i = first; i < last; i++) {
@@ -55,7 +55,6 @@ static GArray *busy_of(const pact_timeline *t, int r, size_t first, size_t last)
             g_array_append_val(b, iv);
         }
     }
-    (void)r;
     return b;
 }
 
@@ -96,7 +95,7 @@ static void put_csv(GString *o, const pact_timeline *t)
     GArray *rows = g_array_new(FALSE, FALSE, sizeof(csv_row));
     for (int r = 0; r < t->P; r++) {
         g_array_set_size(rows, 0);
-        g_autoptr(GArray) b = busy_of(t, r, f[r], f[r + 1]);
+        g_autoptr(GArray) b = busy_of(t, f[r], f[r + 1]);
         double from = t->arrival[r];
         for (guint k = 0; k <= b->len; k++) {
             double to = k < b->len ? ((double *)b->data)[2 * k] : t->exit[r];
@@ -168,6 +167,18 @@ static void fmt_time(char *buf, size_t n, double s)
         snprintf(buf, n, "%.4gs", s);
 }
 
+/* The span a chart shows: from the first arrival to the last exit of the timelines given. */
+static void span_of(const pact_timeline *t, int n, double *t0, double *t1)
+{
+    *t0 = INFINITY;
+    *t1 = -INFINITY;
+    for (int k = 0; k < n; k++)
+        for (int r = 0; r < t[k].P; r++) {
+            *t0 = fmin(*t0, t[k].arrival[r]);
+            *t1 = fmax(*t1, t[k].exit[r]);
+        }
+}
+
 /* One row per rank, or per node beyond 64 ranks (a node's row shows, per column, the busiest of its ranks).
  */
 static void put_txt(GString *o, const pact_timeline *t, const char *title, int width, gboolean colours)
@@ -179,12 +190,10 @@ static void put_txt(GString *o, const pact_timeline *t, const char *title, int w
             nodes = t->node_of[r] + 1;
     gboolean by_node = t->P > 64;
     int label = 10, cols = width - label;
-    double t0 = INFINITY, t1 = -INFINITY, last = -INFINITY;
-    for (int r = 0; r < t->P; r++) {
-        t0 = fmin(t0, t->arrival[r]);
+    double t0, t1, last = -INFINITY;
+    span_of(t, 1, &t0, &t1);
+    for (int r = 0; r < t->P; r++)
         last = fmax(last, t->arrival[r]);
-        t1 = fmax(t1, t->exit[r]);
-    }
     double span = t1 > t0 ? t1 - t0 : 1e-9;
     char a[32], b[32], c[32];
     fmt_time(a, sizeof a, t->dhat);
@@ -254,18 +263,6 @@ static void put_txt(GString *o, const pact_timeline *t, const char *title, int w
 
 /* ---- SVG -------------------------------------------------------------------------------------------------
  */
-
-/* The span a chart shows: from the first arrival to the last exit of the timelines given. */
-static void span_of(const pact_timeline *t, int n, double *t0, double *t1)
-{
-    *t0 = INFINITY;
-    *t1 = -INFINITY;
-    for (int k = 0; k < n; k++)
-        for (int r = 0; r < t[k].P; r++) {
-            *t0 = fmin(*t0, t[k].arrival[r]);
-            *t1 = fmax(*t1, t[k].exit[r]);
-        }
-}
 
 /* W pixels wide, over [t0, t1] (html puts two on one scale). */
 static void put_svg(GString *o, const pact_timeline *t, const char *title, double W, double t0, double t1)
