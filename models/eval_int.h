@@ -206,7 +206,17 @@ static inline gboolean reserve_n(void **p, size_t *cap, size_t need, size_t elem
 }
 
 
+/* mem.c: transparent huge pages for the block p of `bytes` (its 2 MiB-aligned part; nothing below 4 MiB). */
+void pact_mem_huge(void *p, size_t bytes);
+
 #define GROW(field, n) ok = ok && grow((void **)&w->field, (n), sizeof(*w->field))
+/* the same, on huge pages */
+#define GROW_HUGE(field, n)                                                                                  \
+    do {                                                                                                     \
+        GROW(field, n);                                                                                      \
+        if (ok)                                                                                              \
+            pact_mem_huge(w->field, (n) * sizeof(*w->field));                                                \
+    } while (0)
 
 static inline int ev_before(const event *a, const event *b)
 {

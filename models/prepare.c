@@ -76,6 +76,7 @@ typedef struct {
     size_t nsend;
     int32_t *csrc, *ctag; /* channel c: its source and tag (its destination is the rank it is listed under) */
     uint32_t *cfirst;     /* P + 1: rank r's channels are cfirst[r] .. */
+    uint32_t *sfirst;     /* P + 1: rank r's sends are sends[sfirst[r]] .. (read no operation to find it) */
     uint32_t *crecv;      /* receives per channel */
     msg_key *keys;        /* one rank's receives */
     uint32_t *loc;        /* one rank's successor counts */
@@ -120,7 +121,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     gboolean ok = FALSE;
     const char *what = NULL; /* a refusal that is not a lack of memory */
     if (!s || !(s->base = malloc(((size_t)P + 1) * sizeof(uint32_t))) ||
-        !(p.cfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))))
+        !(p.cfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))) ||
+        !(p.sfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))))
         goto oom;
     s->P = P;
     size_t n = 0, nsucc = 0;
@@ -141,6 +143,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             goto refuse;
         }
         s->base[r] = (uint32_t)n;
+        p.sfirst[r] = (uint32_t)p.nsend;
         const size_t m = sc.nops;
         if (n + m + 1 > p.cap_op) { /* every per-operation array has this capacity */
             size_t c = n + m + 1 + (n + m + 1) / 2 + 16;
@@ -218,15 +221,18 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     }
     s->base[P] = (uint32_t)n;
     p.cfirst[P] = (uint32_t)s->nchan;
+    p.sfirst[P] = (uint32_t)p.nsend;
     s->n = n;
     s->op[n].sfirst = (uint32_t)nsucc;
     /* Each send finds its channel among its destination's; the k-th send of a channel pairs with its k-th
      * receive, in posting order, at evaluation. */
     if (!(s->chan_base = calloc(s->nchan + 1, sizeof(uint32_t))))
         goto oom;
+    int src = 0;
     for (size_t k = 0; k < p.nsend; k++) {
+        while (k >= p.sfirst[src + 1])
+            src++;
         const msg_key *q = &p.sends[k];
-        int src = s->op[q->op].owner;
         size_t lo = p.cfirst[q->peer], hi = p.cfirst[q->peer + 1];
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
@@ -237,9 +243,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         }
         if (lo == p.cfirst[q->peer + 1] || p.csrc[lo] != src || p.ctag[lo] != q->tag) {
             int nsends = 0;
-            for (size_t j = 0; j < p.nsend; j++)
-                nsends += s->op[p.sends[j].op].owner == src && p.sends[j].peer == q->peer &&
-                          p.sends[j].tag == q->tag;
+            for (size_t j = p.sfirst[src]; j < p.sfirst[src + 1]; j++)
+                nsends += p.sends[j].peer == q->peer && p.sends[j].tag == q->tag;
             g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
                         "model: %s %s on %d ranks: %d sends from rank %d to rank %d (tag %d) but 0 receives",
                         pact_coll_name(alg->coll), alg->name, P, nsends, src, q->peer, q->tag);
@@ -275,6 +280,7 @@ out:
     free(p.csrc);
     free(p.ctag);
     free(p.cfirst);
+    free(p.sfirst);
     free(p.crecv);
     free(p.keys);
     free(p.loc);
