@@ -35,12 +35,11 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->wo,      w->heap,   w->comp,    w->heap_n,  w->comp_n,  w->done,    w->seq,
-                 w->busy,    w->waiting, w->wake_pending, w->wakes, w->exit, w->spf,  w->rpf,     w->ns,      w->nr,
-                 w->sslot,   w->rslot,  w->fl,     w->cl,       w->lhead,   w->ln,      w->lfix,    w->lmark,
-                 w->comp_l,  w->comp_c, w->dirty,  w->ldirty, w->lheap, w->lhpos, w->lkey, w->lcap,     w->fnl,     w->fixed,   w->flink,   w->re_next,
-                 w->re_prev, w->fmark,  w->comp_f, w->fiw,      w->fbw,     w->rem,     w->rate,    w->last,
-                 w->rl_head, w->rl_n,   w->rl_fix, w->rl_mark,  w->rl_comp, w->rl_cap,  w->rl_w, w->rec};
+    void *p[] = {w->wo,    w->heap,   w->comp,  w->heap_n, w->comp_n, w->done,  w->seq,   w->busy,
+                 w->waiting, w->wake_pending, w->wakes, w->exit, w->spf, w->rpf, w->ns,   w->nr,
+                 w->sslot, w->rslot,  w->fl,    w->cl,     w->lhead,  w->ln,    w->lnc,   w->lfix,
+                 w->lmark, w->comp_l, w->comp_c, w->dirty, w->ldirty, w->lheap, w->lhpos, w->lcap0,
+                 w->lcap,  w->lw,     w->lkey,  w->rec};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -86,17 +85,6 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         GROW(exit, P);
         GROW(spf, P);
         GROW(rpf, P);
-        GROW(lhead, 2 * P);
-        GROW(ln, 2 * P);
-        GROW(lfix, 2 * P);
-        GROW(lmark, 2 * P);
-        GROW(comp_l, 2 * P);
-        GROW(lheap, 2 * P);
-        GROW(lhpos, 2 * P);
-        GROW(lkey, 2 * P);
-        GROW(dirty, 2 * P);
-        GROW(ldirty, 2 * P);
-        GROW(lcap, 2 * P);
         if (ok)
             w->cap_P = P;
     }
@@ -117,21 +105,28 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     return ok;
 }
 
-/* The per-link arrays of a routed evaluation. */
+/* The per-link arrays of shared links. */
 static gboolean reserve_links(pact_model_eval *w, uint32_t links)
 {
     gboolean ok = TRUE;
-    if ((size_t)links + 1 > w->cap_rl) {
+    if ((size_t)links + 1 > w->cap_links) {
         size_t c = (size_t)links + 1;
-        GROW(rl_head, c);
-        GROW(rl_n, c);
-        GROW(rl_fix, c);
-        GROW(rl_mark, c);
-        GROW(rl_comp, c);
-        GROW(rl_cap, c);
-        GROW(rl_w, c);
+        GROW(lhead, c);
+        GROW(ln, c);
+        GROW(lnc, c);
+        GROW(lfix, c);
+        GROW(lmark, c);
+        GROW(comp_l, c);
+        GROW(lheap, c);
+        GROW(lhpos, c);
+        GROW(dirty, c);
+        GROW(ldirty, c);
+        GROW(lcap0, c);
+        GROW(lcap, c);
+        GROW(lw, c);
+        GROW(lkey, c);
         if (ok)
-            w->cap_rl = c;
+            w->cap_links = c;
     }
     return ok;
 }
@@ -146,7 +141,7 @@ static uint32_t flow_new(sim_t *x, uint32_t snd, uint32_t rcv)
     } else {
         if (w->nfl == w->cap_fl) {
             size_t c = w->cap_fl ? 2 * w->cap_fl : 1024;
-            if (c >= NONE || !grow((void **)&w->fl, c, sizeof(flow)) || (x->rt && !pact_ev_routes_reserve(w, c))) {
+            if (c >= NONE || !grow((void **)&w->fl, c, sizeof(flow))) {
                 x->oom = TRUE;
                 return NONE;
             }
@@ -264,19 +259,16 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
         w->rec[rcv].match = snd;
     }
     gboolean pushed;
-    if (x->m->net == PACT_NET_SHARED && x->rt) {
-        double lat;
-        w->fnl[f] =
-            (uint8_t)pact_model_route(x->rt, s->op[snd].owner, s->op[rcv].owner, w->flink + PACT_ROUTE_MAX * (size_t)f,
-                                      &lat, &w->fiw[f], &w->fbw[f]);
-        pushed = ev_push(w, now + lat, EV_LAT_END, f, 0, rcv);
-    } else if (x->m->net == PACT_NET_SHARED && same_node(x, s->op[snd].owner, s->op[rcv].owner)) {
-        /* the arithmetic of a flow alone on a link: latency, then bytes at the link's rate */
-        double t = now + x->m->alpha_intra, rate = 1.0 / x->m->beta_intra;
-        double dt = (op_bytes(s, snd) + x->m->envelope) / rate;
-        pushed = ev_push(w, t + (dt > 0 ? dt : 0), EV_FLOW_END, f, w->fl[f].ver, rcv);
-    } else if (x->m->net == PACT_NET_SHARED) {
-        pushed = ev_push(w, now + x->m->alpha, EV_LAT_END, f, 0, rcv);
+    if (x->m->net == PACT_NET_SHARED) {
+        uint32_t l[PACT_ROUTE_MAX];
+        double lat, iw, bw;
+        if (pact_ev_flow_links(x, s->op[snd].owner, s->op[rcv].owner, l, &lat, &iw, &bw) == 0) {
+            /* a private link: latency, then the bytes at its rate, known now */
+            double t = now + lat, dt = (op_bytes(s, snd) + x->m->envelope) / bw;
+            pushed = ev_push(w, t + (dt > 0 ? dt : 0), EV_FLOW_END, f, w->fl[f].ver, rcv);
+        } else {
+            pushed = ev_push(w, now + lat, EV_LAT_END, f, 0, rcv);
+        }
     } else {
         uint64_t key = ((uint64_t)(w->wo[snd].post_seq & 0xfffffff) << 28) | (uint64_t)(s->op[snd].owner & 0xfffffff);
         pushed = ev_push(w, now, EV_CLAIM, f, 0, key);
@@ -435,15 +427,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
                               .rails = prm->rails};
         if (!(x.rt = pact_model_routes_get(prm->platform, &o, err)))
             return FALSE;
-        uint32_t L = pact_model_routes_links(x.rt);
-        if (!reserve_links(w, L) || !pact_ev_routes_reserve(w, w->cap_fl)) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
-            return FALSE;
-        }
         w->rt = x.rt;
-        memset(w->rl_n, 0, L * sizeof(uint32_t));
-        memset(w->rl_head, 0xff, L * sizeof(uint32_t));
-        memset(w->rl_mark, 0, L * sizeof(uint32_t));
     } else if (prm->net == PACT_NET_SHARED && !(prm->beta > 0 && (x.ppn == 1 || prm->beta_intra > 0))) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: shared links need beta > 0");
         return FALSE;
@@ -462,10 +446,20 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     memset(w->waiting, 0, Pz);
     memset(w->wake_pending, 0, Pz);
     w->nwake = 0;
-    memset(w->ln, 0, 2 * Pz * sizeof(uint32_t));
-    memset(w->lhead, 0xff, 2 * Pz * sizeof(uint32_t));
-    memset(w->lmark, 0, 2 * Pz * sizeof(uint32_t));
-    memset(w->ldirty, 0, 2 * Pz);
+    /* the shared links: the routes', or each node's up (2n) and down (2n+1) link of one switch */
+    const uint32_t L = x.rt ? pact_model_routes_links(x.rt) : 2u * (uint32_t)P;
+    if (!reserve_links(w, L)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
+        return FALSE;
+    }
+    w->nlinks = L;
+    memset(w->ln, 0, L * sizeof(uint32_t));
+    memset(w->lnc, 0, L * sizeof(uint32_t));
+    memset(w->lhead, 0xff, L * sizeof(uint32_t));
+    memset(w->lmark, 0, L * sizeof(uint32_t));
+    memset(w->ldirty, 0, L);
+    for (uint32_t l = 0; l < L; l++)
+        w->lcap0[l] = x.rt ? pact_model_routes_capacity(x.rt, l) : 1.0 / prm->beta;
     /* flows and classes: empty pools (their records keep their versions) */
     w->ffree = NONE;
     for (uint32_t f = w->nfl; f-- > 0;)
@@ -476,8 +470,6 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         w->cl[c].mark = 0;
         w->cfree = c;
     }
-    if (w->fmark)
-        memset(w->fmark, 0, w->cap_rf * sizeof(uint32_t));
     w->ndirty = 0;
     w->share_pending = 0;
     w->stamp = 0;
@@ -540,8 +532,6 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         case EV_FLOW_END:
             if (e.ver != w->fl[e.id].ver)
                 break; /* rescheduled since */
-            if (x.rt)
-                pact_ev_flow_stop(&x, e.id, now);
             pact_ev_deliver(&x, e.id, now);
             break;
         case EV_CLASS_END:

@@ -120,27 +120,30 @@ gboolean evq_next_before(const evq *q, const event *k);
 typedef struct {
     uint32_t snd, rcv;
     uint32_t ver;    /* bumped at each new end time; a queued FLOW_END of an older version is void */
-    uint32_t cls;    /* one-switch links: its class */
-    double target;   /* one-switch links: it is delivered when its class has served `target` bytes per flow */
-    uint32_t hl, hr; /* one-switch links: leftist heap of its class, by target */
+    uint32_t cls;    /* shared links: its class */
+    double target;   /* shared links: it is delivered when its class has served `target` bytes per flow */
+    uint32_t hl, hr; /* shared links: leftist heap of its class, by target */
     uint32_t npl;
 } flow;
 
-/* One-switch shared links: the flows in flight from one node to another form a class; all share one rate
- * (same links, same weight), so max-min sharing runs over classes, and each class delivers its flows in
- * order of `target` against its virtual service V (bytes per flow served since the class was created). */
+/* Shared links: the flows in flight along one route (from one host to another) form a class; all share one
+ * rate (same links, same weight), so max-min sharing runs over classes, and each class delivers its flows in
+ * order of `target` against its virtual service V (bytes per flow served since the class was created).  Its
+ * k-th link lists it through next[k], prev[k]: entries c * PACT_ROUTE_MAX + k. */
 typedef struct {
-    uint32_t up, down; /* links: 2*node (up) and 2*node+1 (down) */
-    uint32_t n;        /* flows */
-    uint32_t root;     /* heap of its flows by target */
-    double rate, V, last;
+    uint32_t n;    /* flows */
+    uint32_t root; /* heap of its flows by target */
+    uint32_t nl;   /* links */
     uint32_t ver, mark;
-    uint32_t next[2], prev[2]; /* the classes on its up (0) and down (1) link */
-    uint8_t fixed, moved;      /* moved: its first flow changed since its end was scheduled */
+    uint8_t fixed, moved; /* moved: its first flow changed since its end was scheduled */
+    double iw;            /* each flow's weight (1 on one switch) */
+    double rate, V, last; /* rate per flow */
+    uint32_t l[PACT_ROUTE_MAX];
+    uint32_t next[PACT_ROUTE_MAX], prev[PACT_ROUTE_MAX];
 } fclass;
 
 struct pact_model_eval {
-    size_t cap_n, cap_P, cap_chan, cap_msg, cap_fl, cap_cl, cap_rf, cap_rl;
+    size_t cap_n, cap_P, cap_chan, cap_msg, cap_fl, cap_cl, cap_links;
     /* per operation */
     wop *wo;
     uint32_t *heap, *comp;
@@ -156,25 +159,19 @@ struct pact_model_eval {
     /* flows in flight: a pool with a free list */
     flow *fl;
     uint32_t nfl, ffree;
-    /* one-switch links (2 per rank): the classes on each, its flows, capacity left and unfixed flows while
-     * sharing; classes in a pool */
+    /* shared links (one switch: 2 per node, up 2n and down 2n+1; else the routes' links): the classes on
+     * each (an entry list), its flows and classes, its capacity; while sharing: capacity left, unfixed flows
+     * and their weight, and capacity left per unit of weight.  Classes in a pool. */
     fclass *cl;
     uint32_t ncl, cfree;
-    uint32_t *lhead, *ln, *lfix, *lmark, *comp_l, *comp_c, *dirty, *lheap, *lhpos;
+    uint32_t nlinks;
+    uint32_t *lhead, *ln, *lnc, *lfix, *lmark, *comp_l, *comp_c, *dirty, *lheap, *lhpos;
     uint8_t *ldirty;
-    double *lcap, *lkey; /* while sharing: capacity left, and left per unfixed flow */
+    double *lcap0, *lcap, *lw, *lkey;
     uint32_t ndirty;
     uint8_t share_pending;
     uint32_t stamp;
-    /* routes (params' platform, route.c), per flow: its links flink[PACT_ROUTE_MAX*f + k], k < fnl[f], its
-     * weight and its bandwidth alone, bytes left, rate, time of the last update; link l's flows as a list of
-     * entries PACT_ROUTE_MAX*f + k from rl_head[l] */
-    const pact_model_routes *rt;
-    uint8_t *fnl, *fixed;
-    uint32_t *flink, *re_next, *re_prev, *fmark, *comp_f;
-    double *fiw, *fbw, *rem, *rate, *last;
-    uint32_t *rl_head, *rl_n, *rl_fix, *rl_mark, *rl_comp;
-    double *rl_cap, *rl_w;
+    const pact_model_routes *rt; /* the params' platform's routes (route.c), or NULL: one switch */
     evq q;
     size_t events;
     /* pact_model_eval_record: per-operation times, or NULL */
@@ -253,13 +250,12 @@ static inline int same_node(const sim_t *x, int a, int b)
 /* eval.c: a flow's message is delivered (its requests complete) at `now`; the flow is freed */
 void pact_ev_deliver(sim_t *x, uint32_t f, double now);
 
-/* links.c: a message's bytes start flowing at `now` (shared links: node links, or routes); a flow along a
- * route stops; a class delivers its first flows; the rates of everything that changed at `now` */
+/* links.c: the shared links of a message from rank a to rank b (0: a private link, of bandwidth *bw), its
+ * latency and weight; its bytes start flowing at `now`; a class delivers its first flows; the rates of
+ * everything that changed at `now` */
+int pact_ev_flow_links(const sim_t *x, int a, int b, uint32_t *l, double *lat, double *iw, double *bw);
 void pact_ev_flow_start(sim_t *x, uint32_t f, double now);
-void pact_ev_flow_stop(sim_t *x, uint32_t f, double now);
 void pact_ev_class_end(sim_t *x, uint32_t c, double now);
 void pact_ev_share(sim_t *x, double now);
-/* the per-flow arrays of routed sharing, for `cap` flows */
-gboolean pact_ev_routes_reserve(pact_model_eval *w, size_t cap);
 
 #endif
