@@ -39,7 +39,7 @@ void pact_model_eval_free(pact_model_eval *w)
                  w->waiting, w->wake_pending, w->wakes, w->exit, w->spf, w->rpf, w->ns,   w->nr,
                  w->sslot, w->rslot,  w->fl,    w->cl,     w->lhead,  w->ln,    w->lnc,   w->lfix,
                  w->lmark, w->comp_l, w->comp_c, w->dirty, w->ldirty, w->lheap, w->lhpos, w->lcap0,
-                 w->lcap,  w->lw,     w->lkey,  w->rec};
+                 w->lcap,  w->lw,     w->lkey,  w->cend, w->rec};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -464,6 +464,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     w->ffree = NONE;
     for (uint32_t f = w->nfl; f-- > 0;)
         flow_free(w, f);
+    w->ncend = 0;
     w->cfree = NONE;
     for (uint32_t c = w->ncl; c-- > 0;) {
         w->cl[c].next[0] = w->cfree;
@@ -492,14 +493,24 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
             x.oom = TRUE;
     }
-    while ((w->q.n > 0 || w->nwake > 0) && !x.oom) {
-        if (w->nwake > 0) { /* the first pending wake, if it comes before the queue's first event */
-            event k = {w->wake_t, ((uint64_t)ev_class[EV_WAKE] << 56) | w->wakes[0], 0, 0, EV_WAKE};
+    while ((w->q.n > 0 || w->nwake > 0 || w->ncend > 0) && !x.oom) {
+        /* the first pending wake or class end, if it comes before the queue's first event */
+        uint32_t ce = pact_ev_class_next(w);
+        if (w->nwake > 0 || ce != NONE) {
+            event k = {w->wake_t, ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wakes[0] : 0), 0, 0, EV_WAKE};
+            if (ce != NONE && (w->nwake == 0 || w->cl[ce].tend < k.t ||
+                               (w->cl[ce].tend == k.t && w->cl[ce].kend < k.key)))
+                k = (event){w->cl[ce].tend, w->cl[ce].kend, ce, 0, EV_CLASS_END};
             if (!evq_next_before(&w->q, &k)) {
+                w->events++;
+                if (k.type == EV_CLASS_END) {
+                    pact_ev_class_pop(w);
+                    pact_ev_class_end(&x, ce, k.t);
+                    continue;
+                }
                 pact_heap h = {w->wakes, w->nwake};
                 int r = (int)pact_heap_pop(&h);
                 w->nwake = (uint32_t)h.n;
-                w->events++;
                 w->wake_pending[r] = 0;
                 w->waiting[r] = 0;
                 advance(&x, r, k.t);
@@ -533,10 +544,6 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             if (e.ver != w->fl[e.id].ver)
                 break; /* rescheduled since */
             pact_ev_deliver(&x, e.id, now);
-            break;
-        case EV_CLASS_END:
-            if (e.ver == w->cl[e.id].ver)
-                pact_ev_class_end(&x, e.id, now);
             break;
         case EV_SHARE:
             pact_ev_share(&x, now);

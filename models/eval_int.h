@@ -56,7 +56,8 @@ typedef struct {
     uint16_t pending;  /* dependencies not yet completed */
 } wop;
 
-/* Event types.  FLOW_END, LAT_END and CLAIM name a flow, CLASS_END a class of flows (links.c). */
+/* Event types.  FLOW_END, LAT_END and CLAIM name a flow, CLASS_END a class of flows (links.c; these wait in
+ * a heap of their own, one per class, and the wakes in another, beside the queue). */
 enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS_END, EV_SHARE };
 /* At equal times: deliveries first, so that a rank woken at t collects everything delivered at t; port
  * claims once every rank has posted what it posts at t, in the senders' posting order; the shared links'
@@ -113,8 +114,8 @@ void evq_free(evq *q);
 void evq_reset(evq *q);
 gboolean evq_push(evq *q, double t, uint8_t type, uint32_t id, uint32_t ver, uint64_t key);
 gboolean evq_pop(evq *q, event *out);
-/* Whether the next event comes before k, an event of the current instant. */
-gboolean evq_next_before(const evq *q, const event *k);
+/* Whether the next event comes before k, an event at the current instant or later (not earlier). */
+gboolean evq_next_before(evq *q, const event *k);
 
 /* A message in flight: from its match until its delivery. */
 typedef struct {
@@ -134,8 +135,11 @@ typedef struct {
     uint32_t n;    /* flows */
     uint32_t root; /* heap of its flows by target */
     uint32_t nl;   /* links */
-    uint32_t ver, mark;
+    uint32_t mark;
+    uint32_t hpos;        /* in the heap of class ends, or NONE */
     uint8_t fixed, moved; /* moved: its first flow changed since its end was scheduled */
+    double tend;          /* its next end: when its first flow is served, and its key (the flow's receive) */
+    uint64_t kend;
     double iw;            /* each flow's weight (1 on one switch) */
     double rate, V, last; /* rate per flow */
     uint32_t l[PACT_ROUTE_MAX];
@@ -164,6 +168,8 @@ struct pact_model_eval {
      * and their weight, and capacity left per unit of weight.  Classes in a pool. */
     fclass *cl;
     uint32_t ncl, cfree;
+    uint32_t *cend, ncend; /* classes with a scheduled end, a heap on (tend, kend): one entry per class, moved
+                            * in place when its end moves, where events in the queue piled up stale ends */
     uint32_t nlinks;
     uint32_t *lhead, *ln, *lnc, *lfix, *lmark, *comp_l, *comp_c, *dirty, *lheap, *lhpos;
     uint8_t *ldirty;
@@ -257,5 +263,11 @@ int pact_ev_flow_links(const sim_t *x, int a, int b, uint32_t *l, double *lat, d
 void pact_ev_flow_start(sim_t *x, uint32_t f, double now);
 void pact_ev_class_end(sim_t *x, uint32_t c, double now);
 void pact_ev_share(sim_t *x, double now);
+/* the first scheduled class end (NONE: none), and its removal */
+static inline uint32_t pact_ev_class_next(const pact_model_eval *w)
+{
+    return w->ncend ? w->cend[0] : NONE;
+}
+void pact_ev_class_pop(pact_model_eval *w);
 
 #endif

@@ -55,6 +55,73 @@ static void mark_dirty(sim_t *x, uint32_t l, double now)
     }
 }
 
+/* ---- the heap of class ends ---- */
+
+static inline int ce_before(const pact_model_eval *w, uint32_t a, uint32_t b)
+{
+    const fclass *x = &w->cl[a], *y = &w->cl[b];
+    return x->tend < y->tend || (x->tend == y->tend && x->kend < y->kend);
+}
+
+static inline void ce_set(pact_model_eval *w, uint32_t i, uint32_t c)
+{
+    w->cend[i] = c;
+    w->cl[c].hpos = i;
+}
+
+static void ce_up(pact_model_eval *w, uint32_t i)
+{
+    uint32_t c = w->cend[i];
+    while (i > 0 && ce_before(w, c, w->cend[(i - 1) / 2])) {
+        ce_set(w, i, w->cend[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    ce_set(w, i, c);
+}
+
+static void ce_down(pact_model_eval *w, uint32_t i)
+{
+    uint32_t c = w->cend[i], n = w->ncend;
+    for (;;) {
+        uint32_t k = 2 * i + 1;
+        if (k >= n)
+            break;
+        if (k + 1 < n && ce_before(w, w->cend[k + 1], w->cend[k]))
+            k++;
+        if (!ce_before(w, w->cend[k], c))
+            break;
+        ce_set(w, i, w->cend[k]);
+        i = k;
+    }
+    ce_set(w, i, c);
+}
+
+/* Class c ends at t (its first flow, receive `key`): scheduled, or moved. */
+static void ce_schedule(pact_model_eval *w, uint32_t c, double t, uint64_t key)
+{
+    fclass *k = &w->cl[c];
+    k->tend = t;
+    k->kend = key;
+    if (k->hpos == NONE) {
+        k->hpos = w->ncend++;
+        w->cend[k->hpos] = c;
+    }
+    ce_up(w, k->hpos);
+    ce_down(w, k->hpos);
+}
+
+void pact_ev_class_pop(pact_model_eval *w)
+{
+    uint32_t c = w->cend[0];
+    w->cl[c].hpos = NONE;
+    if (--w->ncend > 0) {
+        ce_set(w, 0, w->cend[w->ncend]);
+        ce_down(w, 0);
+    }
+}
+
+/* ---- classes ---- */
+
 /* The class of flows along links l[0..n) with weight iw, created if none is in flight. */
 static uint32_t class_get(sim_t *x, const uint32_t *l, uint32_t n, double iw, double now)
 {
@@ -73,14 +140,13 @@ static uint32_t class_get(sim_t *x, const uint32_t *l, uint32_t n, double iw, do
         if (w->ncl == w->cap_cl) {
             size_t m = w->cap_cl ? 2 * w->cap_cl : 256;
             if (ENTRY(m, 0) >= NONE || !grow((void **)&w->cl, m, sizeof(fclass)) ||
-                !grow((void **)&w->comp_c, m, sizeof(uint32_t))) {
+                !grow((void **)&w->comp_c, m, sizeof(uint32_t)) || !grow((void **)&w->cend, m, sizeof(uint32_t))) {
                 x->oom = TRUE;
                 return NONE;
             }
             w->cap_cl = m;
         }
         c = w->ncl++;
-        w->cl[c].ver = 0;
         w->cl[c].mark = 0;
     }
     fclass *k = &w->cl[c];
@@ -94,6 +160,7 @@ static uint32_t class_get(sim_t *x, const uint32_t *l, uint32_t n, double iw, do
     k->last = now;
     k->fixed = 0;
     k->moved = 0;
+    k->hpos = NONE;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t h = w->lhead[l[i]];
         k->next[i] = h;
@@ -119,7 +186,6 @@ static void class_del(pact_model_eval *w, uint32_t c)
             w->cl[ENTRY_CLASS(q)].prev[ENTRY_POS(q)] = p;
         w->lnc[k->l[i]]--;
     }
-    k->ver++;
     k->next[0] = w->cfree;
     w->cfree = c;
 }
@@ -191,7 +257,6 @@ void pact_ev_class_end(sim_t *x, uint32_t c, double now)
         k = &w->cl[c];
     }
     k->moved = 1;
-    k->ver++;
     for (uint32_t i = 0; i < k->nl; i++)
         mark_dirty(x, k->l[i], now);
     if (k->n == 0)
@@ -312,10 +377,9 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
             if (c->rate != r || c->moved) {
                 c->rate = r;
                 c->moved = 0;
-                c->ver++;
                 double dt = (w->fl[c->root].target - c->V) / r;
-                if (!ev_push(w, now + (dt > 0 ? dt : 0), EV_CLASS_END, ci, c->ver, w->fl[c->root].rcv))
-                    x->oom = TRUE;
+                ce_schedule(w, ci, now + (dt > 0 ? dt : 0),
+                            ((uint64_t)ev_class[EV_CLASS_END] << 56) | w->fl[c->root].rcv);
             }
         }
     }

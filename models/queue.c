@@ -284,60 +284,77 @@ static gboolean sort_cur(evq *q)
     return TRUE;
 }
 
+/* The next instant's bucket becomes the current instant: its events sorted in cur.  FALSE when memory ran out
+ * (q->oom). */
+static gboolean activate_next(evq *q)
+{
+    uint32_t b = bh_pop(q);
+    qbucket k = q->bk[b];
+    hash_del(q, tbits(k.t));
+    q->bk[b].head = q->bfree;
+    q->bfree = b;
+    if (!reserve_n((void **)&q->cur, &q->cap_cur, k.n, sizeof(event))) {
+        q->oom = TRUE;
+        return FALSE;
+    }
+    size_t m = 0;
+    for (uint32_t nd = k.head; nd != NONE;) {
+        qnode *x = &q->nd[nd];
+        q->cur[m++] = (event){k.t, x->key, x->id, x->ver, x->type};
+        uint32_t next = x->next;
+        x->next = q->nfree;
+        q->nfree = nd;
+        nd = next;
+    }
+    q->ncur = m;
+    q->icur = 0;
+    if (!sort_cur(q)) {
+        q->oom = TRUE;
+        return FALSE;
+    }
+    q->cur_t = k.t;
+    q->active = 1;
+    return TRUE;
+}
+
+static inline gboolean cur_left(const evq *q)
+{
+    return q->active && (q->icur < q->ncur || q->nlate > 0);
+}
+
 /* The next event; FALSE when none is left (or memory ran out: q->oom). */
 gboolean evq_pop(evq *q, event *out)
 {
     for (;;) {
-        if (q->active) {
-            gboolean cur = q->icur < q->ncur, late = q->nlate > 0;
-            if (cur || late) {
-                if (cur && (!late || q->cur[q->icur].key < q->late[0].key))
-                    *out = q->cur[q->icur++];
-                else
-                    *out = late_pop(q);
-                q->n--;
-                return TRUE;
-            }
-            q->active = 0;
+        if (cur_left(q)) {
+            if (q->icur < q->ncur && (q->nlate == 0 || q->cur[q->icur].key < q->late[0].key))
+                *out = q->cur[q->icur++];
+            else
+                *out = late_pop(q);
+            q->n--;
+            return TRUE;
         }
-        if (q->nbh == 0)
+        q->active = 0;
+        if (q->nbh == 0 || !activate_next(q))
             return FALSE;
-        uint32_t b = bh_pop(q);
-        qbucket k = q->bk[b];
-        hash_del(q, tbits(k.t));
-        q->bk[b].head = q->bfree;
-        q->bfree = b;
-        if (!reserve_n((void **)&q->cur, &q->cap_cur, k.n, sizeof(event))) {
-            q->oom = TRUE;
-            return FALSE;
-        }
-        size_t m = 0;
-        for (uint32_t nd = k.head; nd != NONE;) {
-            qnode *x = &q->nd[nd];
-            q->cur[m++] = (event){k.t, x->key, x->id, x->ver, x->type};
-            uint32_t next = x->next;
-            x->next = q->nfree;
-            q->nfree = nd;
-            nd = next;
-        }
-        q->ncur = m;
-        q->icur = 0;
-        if (!sort_cur(q)) {
-            q->oom = TRUE;
-            return FALSE;
-        }
-        q->cur_t = k.t;
-        q->active = 1;
     }
 }
 
-gboolean evq_next_before(const evq *q, const event *k)
+gboolean evq_next_before(evq *q, const event *k)
 {
-    if (q->active && (q->icur < q->ncur || q->nlate > 0)) {
-        uint64_t key = q->icur < q->ncur ? q->cur[q->icur].key : UINT64_MAX;
-        if (q->nlate > 0 && q->late[0].key < key)
-            key = q->late[0].key;
-        return q->cur_t < k->t || (q->cur_t == k->t && key < k->key);
+    if (!cur_left(q)) {
+        /* k may lie at the next instant of the queue: that instant becomes the current one (time gets there
+         * either way), so that its events and k go in the order of their keys */
+        if (q->nbh == 0 || q->bk[q->bh[0]].t > k->t)
+            return FALSE;
+        if (q->bk[q->bh[0]].t < k->t)
+            return TRUE;
+        q->active = 0;
+        if (!activate_next(q))
+            return TRUE; /* out of memory: evq_pop reports it */
     }
-    return q->nbh > 0 && q->bk[q->bh[0]].t < k->t; /* the next instant's (never k's own: that one runs) */
+    uint64_t key = q->icur < q->ncur ? q->cur[q->icur].key : UINT64_MAX;
+    if (q->nlate > 0 && q->late[0].key < key)
+        key = q->late[0].key;
+    return q->cur_t < k->t || (q->cur_t == k->t && key < k->key);
 }

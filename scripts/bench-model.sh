@@ -10,6 +10,8 @@
 #         allgather, barrier, reduce_scatter, 8 B, 64K, 1M, 64M, shapes no_delay and random (skew 1e-4 s);
 #         target <= 0.5 s and <= 256 MiB per cell, 20 s timeout (a timeout is MISSED);
 #       shared links >= 1e7 messages/s on allreduce ring and alltoall pairwise at 256-1024 ranks;
+#       1024 ranks on cedar, thor, mist and shaheen2 (32 x 32; routes, models/route.c): every algorithm of
+#         alltoall, allgather and allreduce, 64K, random, 20 s timeout: reported, no target;
 #       256 ranks (generic32x32, 32 x 8) and 16384 ranks (flat: one switch, a rank per node, alpha 2e-6 s,
 #         beta 8e-10 s/B), 64K, no_delay, 60 s timeout: reported, no target;
 #       2^20 ranks, flat: binomial, binary, in_order_binary reduce; binomial, binary_tree bcast;
@@ -148,6 +150,15 @@ awk '$2 != "" { n++; if ($2 !~ /^[0-9]|^inf/ || $2 + 0 < 1e7 && $2 != "inf") bad
     missed=$((missed + 1))
 
 if [ $quick = 0 ]; then
+    # Routed machines share along routes (models/links.c): the collectives whose flows crowd the links
+    header "1024 ranks on the routed machines (32 nodes x 32), alltoall, allgather, allreduce, 64K, random (skew 1e-4 s), 20 s timeout: reported, no target"
+    for pl in cedar thor mist shaheen2; do
+        for c in alltoall allgather allreduce; do
+            for a in $(algs_of "$c"); do
+                cell "routed-$pl" none 20 "$c" "$a" 1024 65536 random --platform "$pl" --ppn 32 || true
+            done
+        done
+    done
     header "256 ranks (generic32x32, 32 x 8) and 16384 ranks (flat shared, a rank per node), 64K, no_delay, 60 s timeout"
     for c in "${COLLS[@]}"; do
         for a in $(algs_of "$c"); do
