@@ -37,9 +37,8 @@ void pact_model_eval_free(pact_model_eval *w)
         return;
     void *p[] = {w->wo,    w->heap,   w->comp,  w->heap_n, w->comp_n, w->done,  w->seq,   w->busy,
                  w->waiting, w->wake_pending, w->wakes, w->exit, w->spf, w->rpf, w->ns,   w->nr,
-                 w->sslot, w->rslot,  w->fl,    w->cl,     w->lhead,  w->ln,    w->lnc,   w->lfix,
-                 w->lmark, w->comp_l, w->comp_c, w->dirty, w->ldirty, w->lheap, w->lhpos, w->lcap0,
-                 w->lcap,  w->lw,     w->lkey,  w->cend, w->rec};
+                 w->sslot, w->rslot,  w->fl,    w->cl,     w->lk,     w->comp_l, w->comp_c, w->dirty,
+                 w->lheap, w->cend,   w->rec};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -90,15 +89,15 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     }
     if (s->nchan + 1 > w->cap_chan) {
         size_t c = s->nchan + 1;
-        GROW(ns, c);
-        GROW(nr, c);
+        GROW_HUGE(ns, c);
+        GROW_HUGE(nr, c);
         if (ok)
             w->cap_chan = c;
     }
     if (s->nmsg + 1 > w->cap_msg) {
         size_t c = s->nmsg + 1;
-        GROW(sslot, c);
-        GROW(rslot, c);
+        GROW_HUGE(sslot, c);
+        GROW_HUGE(rslot, c);
         if (ok)
             w->cap_msg = c;
     }
@@ -111,20 +110,10 @@ static gboolean reserve_links(pact_model_eval *w, uint32_t links)
     gboolean ok = TRUE;
     if ((size_t)links + 1 > w->cap_links) {
         size_t c = (size_t)links + 1;
-        GROW(lhead, c);
-        GROW(ln, c);
-        GROW(lnc, c);
-        GROW(lfix, c);
-        GROW(lmark, c);
+        GROW(lk, c);
         GROW(comp_l, c);
         GROW(lheap, c);
-        GROW(lhpos, c);
         GROW(dirty, c);
-        GROW(ldirty, c);
-        GROW(lcap0, c);
-        GROW(lcap, c);
-        GROW(lw, c);
-        GROW(lkey, c);
         if (ok)
             w->cap_links = c;
     }
@@ -184,15 +173,18 @@ static inline uint32_t ready_pop(sim_t *x, int r)
 /* How far ahead a rank's records are fetched.  Each rank walks its own operations in order, but the ranks
  * interleave (a thousand walks at once, which no hardware prefetcher follows), so each record came from memory
  * when its rank reached it: at 1024 ranks the loads of release's successors alone were a fifth of a cell.  A
- * rank fetches the records of its operations PREFETCH ahead, and they are in cache when it gets there. */
+ * rank fetches the records of its operations PREFETCH ahead, and they are in cache when it gets there; up to
+ * PREFETCH_RANKS ranks, beyond which a rank comes back after its lines have left the cache (recursive
+ * doubling at 2^20 ranks took twice as long fetching them). */
 #define PREFETCH 16
+#define PREFETCH_RANKS 16384
 
 static inline void release(sim_t *x, int r, uint32_t op)
 {
     const pact_model_sched *s = x->s;
     wop *wo = x->w->wo;
     x->w->done[r]++;
-    if (op + PREFETCH < s->n) {
+    if (x->prefetch && op + PREFETCH < s->base[r + 1]) { /* its own: a rank of a few operations, nothing */
         __builtin_prefetch(&s->op[op + PREFETCH]);
         __builtin_prefetch(&wo[op + PREFETCH], 1);
         __builtin_prefetch(&s->succ[s->op[op + PREFETCH / 2].sfirst]);
@@ -312,7 +304,7 @@ static void post(sim_t *x, int r, uint32_t op, double now)
     const pact_model_sched *s = x->s;
     uint32_t c = s->op[op].chan, slot = s->chan_base[c];
     w->wo[op].post_seq = w->seq[r]++;
-    if (op + PREFETCH / 2 < s->n) { /* the channel of an operation ahead (its record was fetched before) */
+    if (x->prefetch && op + PREFETCH / 2 < s->base[r + 1]) { /* the channel of an operation ahead */
         uint32_t c2 = s->op[op + PREFETCH / 2].chan;
         __builtin_prefetch(&s->chan_base[c2]);
         __builtin_prefetch(&w->ns[c2], 1);
@@ -413,7 +405,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         return FALSE;
     }
     const int P = s->P;
-    sim_t x = {w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL};
+    sim_t x = {w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL, P <= PREFETCH_RANKS};
     w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
         if (P % x.ppn) {
@@ -453,13 +445,8 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         return FALSE;
     }
     w->nlinks = L;
-    memset(w->ln, 0, L * sizeof(uint32_t));
-    memset(w->lnc, 0, L * sizeof(uint32_t));
-    memset(w->lhead, 0xff, L * sizeof(uint32_t));
-    memset(w->lmark, 0, L * sizeof(uint32_t));
-    memset(w->ldirty, 0, L);
     for (uint32_t l = 0; l < L; l++)
-        w->lcap0[l] = x.rt ? pact_model_routes_capacity(x.rt, l) : 1.0 / prm->beta;
+        w->lk[l] = (slink){.cap0 = x.rt ? pact_model_routes_capacity(x.rt, l) : 1.0 / prm->beta, .head = NONE};
     /* flows and classes: empty pools (their records keep their versions) */
     w->ffree = NONE;
     for (uint32_t f = w->nfl; f-- > 0;)
@@ -467,7 +454,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     w->ncend = 0;
     w->cfree = NONE;
     for (uint32_t c = w->ncl; c-- > 0;) {
-        w->cl[c].next[0] = w->cfree;
+        w->cl[c].e[0].next = w->cfree;
         w->cl[c].mark = 0;
         w->cfree = c;
     }
@@ -544,6 +531,12 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             if (e.ver != w->fl[e.id].ver)
                 break; /* rescheduled since */
             pact_ev_deliver(&x, e.id, now);
+            break;
+        case EV_CLASS_END:
+            if (e.ver == w->cl[e.id].ver && w->cl[e.id].where == 1) {
+                w->cl[e.id].where = 0;
+                pact_ev_class_end(&x, e.id, now);
+            }
             break;
         case EV_SHARE:
             pact_ev_share(&x, now);

@@ -56,8 +56,9 @@ typedef struct {
     uint16_t pending;  /* dependencies not yet completed */
 } wop;
 
-/* Event types.  FLOW_END, LAT_END and CLAIM name a flow, CLASS_END a class of flows (links.c; these wait in
- * a heap of their own, one per class, and the wakes in another, beside the queue). */
+/* Event types.  FLOW_END, LAT_END and CLAIM name a flow, CLASS_END a class of flows (links.c: a class's end
+ * is an event in the queue until a sharing moves it, then it waits in a heap of class ends beside the queue,
+ * as the wakes do in theirs). */
 enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS_END, EV_SHARE };
 /* At equal times: deliveries first, so that a rank woken at t collects everything delivered at t; port
  * claims once every rank has posted what it posts at t, in the senders' posting order; the shared links'
@@ -131,19 +132,36 @@ typedef struct {
  * rate (same links, same weight), so max-min sharing runs over classes, and each class delivers its flows in
  * order of `target` against its virtual service V (bytes per flow served since the class was created).  Its
  * k-th link lists it through next[k], prev[k]: entries c * PACT_ROUTE_MAX + k. */
+/* A shared link: one record, as the sharing reads every field of each link it visits (in separate arrays,
+ * recursive doubling at 2^18 ranks missed the cache once per field). */
 typedef struct {
+    double cap0;                /* capacity */
+    double cap, w, key;         /* while sharing: capacity left, unfixed weight, capacity left per unit */
+    uint32_t head, n, nc;       /* its list of classes (entries), its flows and classes */
+    uint32_t fix, mark, hpos;   /* while sharing: unfixed flows, the sharing that visited it, heap position */
+    uint8_t dirty;              /* in the list of links touched at this instant */
+} slink;
+
+typedef struct {
+    uint32_t l;          /* the link */
+    uint32_t next, prev; /* the entries before and after on its list */
+} class_link;
+
+typedef struct {
+    /* what every step reads, first: with the first two links, two cache lines on one switch */
     uint32_t n;    /* flows */
     uint32_t root; /* heap of its flows by target */
     uint32_t nl;   /* links */
     uint32_t mark;
+    uint32_t ver;         /* of its EV_CLASS_END in the queue: bumped when that event is void */
     uint32_t hpos;        /* in the heap of class ends, or NONE */
+    uint8_t where;        /* its next end: not scheduled (0), an event in the queue (1), in the heap (2) */
     uint8_t fixed, moved; /* moved: its first flow changed since its end was scheduled */
-    double tend;          /* its next end: when its first flow is served, and its key (the flow's receive) */
-    uint64_t kend;
     double iw;            /* each flow's weight (1 on one switch) */
     double rate, V, last; /* rate per flow */
-    uint32_t l[PACT_ROUTE_MAX];
-    uint32_t next[PACT_ROUTE_MAX], prev[PACT_ROUTE_MAX];
+    class_link e[PACT_ROUTE_MAX];
+    double tend; /* in the heap: its next end, when its first flow is served, and its key (the flow's receive) */
+    uint64_t kend;
 } fclass;
 
 struct pact_model_eval {
@@ -168,12 +186,11 @@ struct pact_model_eval {
      * and their weight, and capacity left per unit of weight.  Classes in a pool. */
     fclass *cl;
     uint32_t ncl, cfree;
-    uint32_t *cend, ncend; /* classes with a scheduled end, a heap on (tend, kend): one entry per class, moved
-                            * in place when its end moves, where events in the queue piled up stale ends */
+    uint32_t *cend, ncend; /* classes whose end moved since it was scheduled: a heap on (tend, kend), one entry
+                            * per class, moved in place (as events in the queue, stale ends piled up) */
     uint32_t nlinks;
-    uint32_t *lhead, *ln, *lnc, *lfix, *lmark, *comp_l, *comp_c, *dirty, *lheap, *lhpos;
-    uint8_t *ldirty;
-    double *lcap0, *lcap, *lw, *lkey;
+    slink *lk;
+    uint32_t *comp_l, *comp_c, *dirty, *lheap;
     uint32_t ndirty;
     uint8_t share_pending;
     uint32_t stamp;
@@ -240,6 +257,7 @@ typedef struct {
     int ppn;
     gboolean oom;
     const pact_model_routes *rt; /* shared links along routes, or NULL */
+    gboolean prefetch;           /* eval.c: fetch each rank's records ahead */
 } sim_t;
 
 static inline int node_of(const sim_t *x, int r)

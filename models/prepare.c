@@ -84,6 +84,18 @@ typedef struct {
     uint32_t last_b;      /* the index found last */
 } prep_t;
 
+/* *p grown to `est` elements at once, on huge pages, when that is more than it has and less than 2^32. */
+static gboolean presize(void **p, size_t *cap, size_t est, size_t elem)
+{
+    if (est >= UINT32_MAX || est <= *cap)
+        return TRUE;
+    if (!grow(p, est, elem))
+        return FALSE;
+    *cap = est;
+    pact_mem_huge(*p, est * elem);
+    return TRUE;
+}
+
 static gboolean byte_index(pact_model_sched *s, prep_t *p, size_t bytes, uint32_t *idx)
 {
     if (s->nbval > 0 && s->bval[p->last_b] == (double)bytes) { /* most operations repeat the last size */
@@ -145,6 +157,36 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         s->base[r] = (uint32_t)n;
         p.sfirst[r] = (uint32_t)p.nsend;
         const size_t m = sc.nops;
+        if (r == 1 && P > 2) {
+            /* Room for P ranks like the larger of ranks 0 and 1, and a sixteenth more, in one block on huge
+             * pages: first touches of small pages were half of preparing 1024 ranks of ring allreduce, and
+             * a block of huge pages must not grow (mremap splits them; scatter-allgather bcast, whose ranks
+             * differ by a few operations, prepared more slowly with room for P ranks like rank 1 alone).
+             * Room left untouched costs address space only; past 1 GiB in all, none is made. */
+            size_t ns1 = 0, nr1 = 0, more = (size_t)P - 1;
+            for (size_t i = 0; i < m; i++) {
+                ns1 += sc.ops[i].kind == PACT_OP_SEND;
+                nr1 += sc.ops[i].kind == PACT_OP_RECV;
+            }
+            ns1 = MAX(ns1, p.nsend);
+            nr1 = MAX(nr1, s->nchan); /* rank 0's receives: at least its channels */
+            size_t m1 = MAX(m, n), d1 = MAX(sc.ndeps, nsucc);
+            more += more / 16;
+            if ((m1 * sizeof(sop) + d1 * sizeof(uint32_t) + ns1 * sizeof(msg_key) + nr1 * 3 * sizeof(uint32_t)) *
+                    more > ((size_t)1 << 30))
+                more = 0; /* presize leaves each array as it is */
+            /* the op array has one record more than its capacity; the channel arrays share one */
+            size_t cop = p.cap_op + 1, c1 = p.cap_chan, c2 = p.cap_chan, c3 = p.cap_chan;
+            if (!presize((void **)&s->op, &cop, n + m1 * more + 2, sizeof(*s->op)) ||
+                !presize((void **)&s->succ, &p.cap_succ, nsucc + d1 * more + 1, sizeof(*s->succ)) ||
+                !presize((void **)&p.sends, &p.cap_send, p.nsend + ns1 * more, sizeof(*p.sends)) ||
+                !presize((void **)&p.csrc, &c1, s->nchan + nr1 * more, sizeof(*p.csrc)) ||
+                !presize((void **)&p.ctag, &c2, s->nchan + nr1 * more, sizeof(*p.ctag)) ||
+                !presize((void **)&p.crecv, &c3, s->nchan + nr1 * more, sizeof(*p.crecv)))
+                goto oom;
+            p.cap_op = cop - 1;
+            p.cap_chan = MIN(c1, MIN(c2, c3));
+        }
         if (n + m + 1 > p.cap_op) { /* every per-operation array has this capacity */
             size_t c = n + m + 1 + (n + m + 1) / 2 + 16;
             if (!grow((void **)&s->op, c + 1, sizeof(*s->op)))
