@@ -89,15 +89,15 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     }
     if (s->nchan + 1 > w->cap_chan) {
         size_t c = s->nchan + 1;
-        GROW_HUGE(ns, c);
-        GROW_HUGE(nr, c);
+        GROW(ns, c);
+        GROW(nr, c);
         if (ok)
             w->cap_chan = c;
     }
     if (s->nmsg + 1 > w->cap_msg) {
         size_t c = s->nmsg + 1;
-        GROW_HUGE(sslot, c);
-        GROW_HUGE(rslot, c);
+        GROW(sslot, c);
+        GROW(rslot, c);
         if (ok)
             w->cap_msg = c;
     }

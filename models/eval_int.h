@@ -226,7 +226,7 @@ static inline gboolean reserve_n(void **p, size_t *cap, size_t need, size_t elem
 }
 
 
-/* mem.c: transparent huge pages for the block p of `bytes` (its 2 MiB-aligned part; nothing below 4 MiB). */
+/* mem.c: transparent huge pages for the block p of `bytes` (its 2 MiB-aligned part; only from 4 to 128 MiB). */
 void pact_mem_huge(void *p, size_t bytes);
 
 #define GROW(field, n) ok = ok && grow((void **)&w->field, (n), sizeof(*w->field))

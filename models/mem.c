@@ -1,10 +1,13 @@
-/* mem.c - transparent huge pages for the evaluator's per-operation workspace.
+/* mem.c - transparent huge pages for the evaluator's large arrays, between 4 MiB and 128 MiB.
  *
  * The evaluation visits each rank's operations in order, but a thousand ranks interleave: with 4 KiB pages
  * nearly every visit missed the TLB, and a miss under nested paging costs a walk of both page tables.  On huge
- * pages the workspace of 1024 ranks of ring allreduce (42 MB) takes 21 TLB entries.  Only the workspace:
- * the schedule arrays grow by realloc while they are built, and growing a block of huge pages by mremap split
- * them (preparing took twice as long when they were advised).  glibc can advise its own large blocks
+ * pages the workspace of 1024 ranks of ring allreduce (42 MB) takes 21 TLB entries, and preparing them (the
+ * operation records presized at once, 105 MB: a block of huge pages must not grow, mremap splits it) takes
+ * a third of the time.  Above 128 MiB it was the other way on this project's virtual machine, for a reason
+ * not found: recursive doubling at 2^19 ranks evaluated in 16.9 s with its 240 MB workspace on huge pages,
+ * 13.1 s without (12.1 s before any), and 28.8 s with its message slots on them as well; so larger blocks
+ * keep small pages, and so do the message slots and channel counts.  glibc can advise its own large blocks
  * (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), but only when set before the process starts. */
 #define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
 #include <stdint.h>
@@ -16,7 +19,7 @@ void pact_mem_huge(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
     const uintptr_t huge = (uintptr_t)2 << 20;
-    if (bytes < 2 * huge)
+    if (bytes < 2 * huge || bytes > ((size_t)128 << 20))
         return;
     uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + bytes) & ~(huge - 1);
     if (hi > lo)
