@@ -10,8 +10,9 @@
 # `pact sim --engine model` into DIR/NAME/.  With --ref, each results.csv is compared with
 # REF/NAME/results.csv or REF/NAME.csv.gz (the same script run by the reference evaluator: the commit before
 # a change in a git worktree, or tests/data/model-exact/reference/, written by the evaluator of 6b06bfe):
-# the same rows, the same text fields, and numbers equal to --tol relative.  --ties names cells allowed a
-# larger difference, one per line: SET ROW TOLERANCE # why.  Exit 1 on any difference, with the first rows
+# the same cells (matched on their identifying fields, in any order), the same text fields, and numbers equal
+# to --tol relative.  --ties names cells allowed a larger difference, one per line: SET ROW TOLERANCE # why,
+# ROW being the reference's row.  Exit 1 on any difference, with the first rows
 # that differ.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,12 +48,17 @@ for name in ${sets//,/ }; do
         if res=$(awk -F, -v tol="$tol" -v name="$name" -v ties="$ties" '
             function num(s) { return s ~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ }
             BEGIN { while ((getline l < ties) > 0) { split(l, t, " "); if (t[1] == name) tie[t[2]] = t[3] } }
-            NR == FNR { ref[FNR] = $0; nref = FNR; next }
+            function key(a) { return a[1] "," a[2] "," a[3] "," a[4] "," a[5] "," a[6] "," a[7] "," a[8] "," a[9] "," a[10] "," a[12] "," a[13] }
+            NR == FNR { ref[FNR] = $0; nref = FNR; split($0, f, ","); refk[key(f)] = FNR; next }
             {
                 n++
-                lim = (FNR in tie) ? tie[FNR] : tol
-                if (!(FNR in ref)) { printf "%s row %d: not in the reference\n", name, FNR; bad++; next }
-                split(ref[FNR], r, ",")
+                split($0, f, ","); k = key(f)
+                if (!(k in refk)) { printf "%s row %d: not in the reference\n", name, FNR; bad++; next }
+                R = refk[k]
+                if (R in seen) { printf "%s row %d: a second row of reference row %d\n", name, FNR, R; bad++; next }
+                seen[R] = 1
+                lim = (R in tie) ? tie[R] : tol
+                split(ref[R], r, ",")
                 for (i = 1; i <= NF; i++) {
                     if (num($i) && num(r[i])) {
                         d = $i - r[i]; if (d < 0) d = -d
@@ -60,7 +66,7 @@ for name in ${sets//,/ }; do
                         if (d > lim * m) { rel = m > 0 ? d / m : d
                             if (rel > worst) worst = rel
                             if (bad++ < 5) printf "%s row %d field %d: %s, reference %s (relative %.3g)\n", name, FNR, i, $i, r[i], rel
-                        } else if (FNR in tie) { if (m > 0 && d / m > maxtie) maxtie = d / m } else if (m > 0 && d / m > maxok) maxok = d / m
+                        } else if (R in tie) { if (m > 0 && d / m > maxtie) maxtie = d / m } else if (m > 0 && d / m > maxok) maxok = d / m
                     } else if ($i != r[i]) {
                         if (bad++ < 5) printf "%s row %d field %d: %s, reference %s\n", name, FNR, i, $i, r[i]
                     }

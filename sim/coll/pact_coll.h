@@ -71,6 +71,7 @@ int pact_coll_inplace_whole(pact_coll c);
 #define PACT_R_TWO_PROCS (1u << 4)   /* P <= 2 (Open MPI's two_procs barrier refuses more) */
 #define PACT_R_PLACE (1u << 5)       /* needs args->place (hierarchical algorithms) */
 #define PACT_R_ORDER (1u << 6)       /* needs args->order (schedules built from the arrival order) */
+#define PACT_R_INPLACE (1u << 7)     /* MPI_IN_PLACE only (MPICH's pairwise_sendrecv_replace alltoall) */
 
 /* A tunable parameter of an algorithm (segment size, fan-out, radix ...); an algorithm has any number, listed
  * in its registry entry as an array ending with {NULL}. */

@@ -56,6 +56,8 @@ int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char 
         reason = "needs count >= number of processes";
     else if ((a->restrictions & PACT_R_NOT_INPLACE) && args->inplace)
         reason = "not in place (Open MPI runs a dedicated in-place algorithm)";
+    else if ((a->restrictions & PACT_R_INPLACE) && !args->inplace)
+        reason = "in place only (MPICH runs it for MPI_IN_PLACE only)";
     else if ((a->restrictions & PACT_R_TWO_PROCS) && args->size > 2)
         reason = "needs at most two processes";
     else if ((a->restrictions & PACT_R_PLACE) && (!args->place || args->place->size != args->size))

@@ -89,10 +89,10 @@ obey_rotation() {
     echo "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value"
     for coll in ${OBEY_COLLS//,/ } $([ "$target" = mpich ] && echo reduce_scatter); do
         $PACT list algorithms --coll "$coll" --format csv | awk -F, -v t="$target" -v c="$coll" '
-            # not the two-process or arrival-order ones; MPICH 4.0.2 has no allreduce ring; the registry puts
-            # reduce_scatter_allgather/gather (count >= 4) after an unrestricted one, so they start at 1 KiB
-            NR > 1 && $7 !~ /P<=2|order/ && ((t == "ompi" && $3 > 0) ||
-                                            (t == "mpich" && $4 != "" && !(c == "allreduce" && $4 == "ring"))) {
+            # not the two-process, arrival-order or in-place-only ones (the calls are not in place); the
+            # registry puts reduce_scatter_allgather/gather (count >= 4) after an unrestricted one, so they
+            # start at 1 KiB
+            NR > 1 && $7 !~ /P<=2|order|inplace-only/ && ((t == "ompi" && $3 > 0) || (t == "mpich" && $4 != "")) {
                 a[n++] = $2 }
             END { for (i = 0; i < n; i++) {
                       hi = (i == n - 1 || c == "barrier") ? "inf" : (i + 1) * 1024 - 1

@@ -206,7 +206,8 @@ static void test_every_algorithm(void)
                                             .root = P - 1,
                                             .count = counts[ci],
                                             .elem_size = 8,
-                                            .commutative = 1};
+                                            .commutative = 1,
+                                            .inplace = (alg->restrictions & PACT_R_INPLACE) != 0};
                     if (pact_build(alg, &args, &s) != PACT_OK)
                         continue; /* restricted: tests/test_sched.c checks why */
                     for (unsigned flags = 0; flags < 4; flags++) {

@@ -42,7 +42,7 @@ const pact_alg pact_alg_bcast_binomial = {
     .build = pact_bcast_binomial_build,
     .restrictions = 0,
     .ompi_id = 6,
-    .mpich = "binomial",
+    .mpich = NULL, /* MPICH's binomial is mpich_binomial */
     .smpi = NULL, /* SimGrid's binomial_tree is MPICH's: other tree, blocking sends farthest first */
     .source = "Open MPI ompi_coll_base_bcast_intra_binomial + ompi_coll_base_bcast_intra_generic "
               "(coll_base_bcast.c)",
