@@ -121,6 +121,8 @@ check "model vs smpi 1%: MPICH's alltoall scattered and pairwise, 2x8" vs_smpi g
     scattered,scattered:throttle=3,mpich_pairwise 8,64K
 check "model vs smpi 1%: MPICH's binomial bcast, cedar 2x3, root 4" vs_smpi cedar 2 3 bcast mpich_binomial 8,64K,1M \
     --root 4
+check "model vs smpi 1%: MPICH's binomial reduce, 2x4, root 5, gamma" vs_smpi generic32x32 2 4 reduce mpich_binomial \
+    8,64K,1M --root 5 --gamma 1e-9
 
 # MPICH's algorithms against SimGrid's own copies of them (the `smpi` column of pact list algorithms), no delay,
 # gamma 0, 2 x 8 ranks: d^ equal to 1e-9 relative (measured: 1e-15 at 64 ranks, 8 B to 1 MiB).
@@ -138,6 +140,7 @@ check "MPICH's binomial bcast = SimGrid's binomial_tree" mpich_vs_simgrid bcast 
 check "MPICH's scattered alltoall = SimGrid's mvapich2_scatter_dest (throttle 4)" mpich_vs_simgrid alltoall \
     scattered:throttle=4 mvapich2_scatter_dest
 check "MPICH's pairwise alltoall = SimGrid's pair (P = 16)" mpich_vs_simgrid alltoall mpich_pairwise pair
+check "MPICH's binomial reduce = SimGrid's binomial" mpich_vs_simgrid reduce mpich_binomial binomial
 # No silent wrong answer: what the model cannot route it refuses.
 check "model engine refuses ranks on GPUs" bad_file "no GPU node model" \
     $PACT sim --platform cedar --nodes 2 --ppn 4 --ranks-on gpus --engine model -o "$TMP/never-gpu"

@@ -41,7 +41,7 @@ const pact_alg pact_alg_reduce_binomial = {
     .build = pact_reduce_binomial_build,
     .restrictions = PACT_R_COMMUTATIVE,
     .ompi_id = 5,
-    .mpich = "binomial",
+    .mpich = NULL, /* MPICH's binomial waits for each child in turn: mpich_binomial */
     .smpi = "ompi_binomial",
     .source = "Open MPI ompi_coll_base_reduce_intra_binomial + ompi_coll_base_reduce_generic "
               "(coll_base_reduce.c)",
