@@ -234,6 +234,7 @@ int pact_reduce_binary_build(pact_sched *s, const pact_build_args *a);
 int pact_reduce_binomial_build(pact_sched *s, const pact_build_args *a);
 int pact_reduce_in_order_binary_build(pact_sched *s, const pact_build_args *a);
 int pact_reduce_rabenseifner_build(pact_sched *s, const pact_build_args *a);
+int pact_reduce_mpich_binomial_build(pact_sched *s, const pact_build_args *a);
 int pact_bcast_basic_linear_build(pact_sched *s, const pact_build_args *a);
 int pact_bcast_chain_build(pact_sched *s, const pact_build_args *a);
 int pact_bcast_pipeline_build(pact_sched *s, const pact_build_args *a);

@@ -123,24 +123,40 @@ check "model vs smpi 1%: MPICH's binomial bcast, cedar 2x3, root 4" vs_smpi ceda
     --root 4
 check "model vs smpi 1%: MPICH's binomial reduce, 2x4, root 5, gamma" vs_smpi generic32x32 2 4 reduce mpich_binomial \
     8,64K,1M --root 5 --gamma 1e-9
+check "model vs smpi 1%: MPICH's Rabenseifner allreduce and reduce, 2x5, root 3, gamma" vs_smpi generic32x32 2 5 \
+    allreduce,reduce mpich_reduce_scatter_allgather,mpich_reduce_scatter_gather 8,64K,1M --root 3 --gamma 1e-9
 
 # MPICH's algorithms against SimGrid's own copies of them (the `smpi` column of pact list algorithms), no delay,
-# gamma 0, 2 x 8 ranks: d^ equal to 1e-9 relative (measured: 1e-15 at 64 ranks, 8 B to 1 MiB).
+# gamma 0: d^ equal to 1e-9 relative (measured: 1e-15 at 64 ranks, 8 B to 1 MiB).
+# mpich_vs_simgrid COLL ALG SIMGRID [NODES PPN SIZES ROOT] (default 2 x 8 ranks, 8 B, 1 KiB, 64 KiB, root 0).
 mpich_vs_simgrid() {
-    local c=$1 alg=$2 sg=$3 d="$TMP/mpich-sg-$1-${2%%:*}"
-    $PACT sim --platform generic32x32 --nodes 2 --ppn 8 --coll "$c" --algs "$alg,smpi:$sg" --sizes 8,1K,64K \
-        --patterns no_delay --reps 1 --gamma 0 -o "$d" >/dev/null || return 1
-    awk -F, -v a="$alg" -v b="smpi:$sg" 'NR > 1 && $16 == "ok" { t[$6, $7] = $14; z[$7] = 1 }
+    local c=$1 alg=$2 sg=$3 nodes=${4:-2} ppn=${5:-8} sizes=${6:-8,1K,64K} root=${7:-0}
+    local d="$TMP/mpich-sg-$1-${2%%:*}-$nodes-$ppn-$root"
+    $PACT sim --platform generic32x32 --nodes "$nodes" --ppn "$ppn" --coll "$c" --algs "$alg,smpi:$sg" \
+        --sizes "$sizes" --root "$root" --patterns no_delay --reps 1 --gamma 0 -o "$d" >/dev/null || return 1
+    awk -F, -v a="$alg" -v b="smpi:$sg" -v want="$(echo "$sizes" | tr , '\n' | wc -l)" '
+        NR > 1 && $16 == "ok" { t[$6, $7] = $14; z[$7] = 1 }
         END { for (m in z) { n++; x = t[a, m]; y = t[b, m]; e = (x - y) / y; if (e < 0) e = -e
                              printf "%8s %s %.10g %s %.10g\n", m, a, x, b, y
                              if (x == "" || y == "" || e > 1e-9) bad++ }
-              exit (n != 3 || bad > 0) }' "$d/results.csv"
+              exit (n != want || bad > 0) }' "$d/results.csv"
 }
 check "MPICH's binomial bcast = SimGrid's binomial_tree" mpich_vs_simgrid bcast mpich_binomial binomial_tree
 check "MPICH's scattered alltoall = SimGrid's mvapich2_scatter_dest (throttle 4)" mpich_vs_simgrid alltoall \
     scattered:throttle=4 mvapich2_scatter_dest
 check "MPICH's pairwise alltoall = SimGrid's pair (P = 16)" mpich_vs_simgrid alltoall mpich_pairwise pair
 check "MPICH's binomial reduce = SimGrid's binomial" mpich_vs_simgrid reduce mpich_binomial binomial
+# count >= pof2 only (below, MPICH and pact run recursive doubling; SimGrid's rab_rdb runs on), P = 12, 16
+check "MPICH's reduce_scatter_allgather = SimGrid's rab_rdb, 2 x 6" mpich_vs_simgrid allreduce \
+    mpich_reduce_scatter_allgather rab_rdb 2 6 1K,64K,1M
+check "MPICH's reduce_scatter_allgather = SimGrid's rab_rdb, 2 x 8" mpich_vs_simgrid allreduce \
+    mpich_reduce_scatter_allgather rab_rdb 2 8 1K,64K,1M
+# SimGrid's scatter_gather truncates a receive (MPI_ERR_TRUNCATE) from 64 KiB up at 7 ranks and at 12: 7 ranks,
+# a folded root (1) and one that goes on (2), up to 1 KiB
+check "MPICH's reduce_scatter_gather = SimGrid's scatter_gather, 7 ranks, root 1" mpich_vs_simgrid reduce \
+    mpich_reduce_scatter_gather scatter_gather 1 7 64,1K 1
+check "MPICH's reduce_scatter_gather = SimGrid's scatter_gather, 7 ranks, root 2" mpich_vs_simgrid reduce \
+    mpich_reduce_scatter_gather scatter_gather 1 7 64,1K 2
 # No silent wrong answer: what the model cannot route it refuses.
 check "model engine refuses ranks on GPUs" bad_file "no GPU node model" \
     $PACT sim --platform cedar --nodes 2 --ppn 4 --ranks-on gpus --engine model -o "$TMP/never-gpu"

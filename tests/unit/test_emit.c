@@ -178,7 +178,7 @@ static void test_mpich(void)
     pact_table t;
     pact_table_init(&t);
     add(&t, PACT_COLL_ALLREDUCE, 4, 1, 0, 1023, "recursive_doubling", NULL);
-    add(&t, PACT_COLL_ALLREDUCE, 4, 1, 1024, PACT_TABLE_INF, "rabenseifner", NULL);
+    add(&t, PACT_COLL_ALLREDUCE, 4, 1, 1024, PACT_TABLE_INF, "mpich_reduce_scatter_allgather", NULL);
     add(&t, PACT_COLL_ALLREDUCE, 16, 1, 0, PACT_TABLE_INF, "recursive_doubling", NULL);
     add(&t, PACT_COLL_ALLGATHER, 4, 1, 0, 63, "recursive_doubling", NULL);
     add(&t, PACT_COLL_ALLGATHER, 4, 1, 64, PACT_TABLE_INF, "ring", NULL);

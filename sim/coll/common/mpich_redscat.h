@@ -1,0 +1,53 @@
+/*
+ * mpich_redscat.h - the reduce-scatter that opens both of MPICH 4.0's Rabenseifner algorithms,
+ * MPIR_Allreduce_intra_reduce_scatter_allgather and MPIR_Reduce_intra_reduce_scatter_gather
+ * (sim/coll/allreduce/mpich_reduce_scatter_allgather.c, sim/coll/reduce/mpich_reduce_scatter_gather.c).
+ * MPICH writes it twice; the two copies differ only in which rank of a folded pair goes on (the odd one in
+ * allreduce, the even one in reduce), a parameter here.  Open MPI's version (redscat.h) folds otherwise
+ * (a half swap and a half sent back) and halves element counts instead of whole blocks.
+ */
+#ifndef PACT_COLL_MPICH_REDSCAT_H
+#define PACT_COLL_MPICH_REDSCAT_H
+
+#include "pact_coll.h"
+
+/* Where the reduce-scatter leaves a rank, for the phase after it (MPICH's variables of the same names). */
+typedef struct {
+    int pof2, rem;  /* the largest power of two <= P, and P - pof2 */
+    int newrank;    /* rank among the pof2 that go on; -1: folded away */
+    int send_idx, recv_idx, last_idx; /* block indices, as MPICH leaves them after the loop */
+    int dep[2];     /* what the next operation waits for: the last step's operations (-1: none) */
+} pact_mrs;
+
+/* MPICH's split of n elements into pof2 blocks, the first n % pof2 one element longer: block i starts at
+ * pact_mrs_disp(n, pof2, i); i = pof2 is the end. */
+static inline size_t pact_mrs_disp(size_t n, int pof2, int i)
+{
+    size_t q = n / (size_t)pof2, r = n % (size_t)pof2;
+    return (size_t)i * q + ((size_t)i < r ? (size_t)i : r);
+}
+
+/* The real rank of newrank v: folded pairs are ranks 2v and 2v+1 below 2 rem, `odd` of them goes on. */
+static inline int pact_mrs_real(int v, int rem, int odd)
+{
+    return v < rem ? v * 2 + odd : v + rem;
+}
+
+/*
+ * Emits, for a->rank, after operation `prev`: the fold (below 2 rem, the rank of parity !odd sends its whole
+ * vector from `acc` to its partner, which receives it into `tmp` and reduces it into `acc`), then the
+ * reduce-scatter by recursive vector halving and distance doubling over whole blocks (blocking sendrecvs
+ * from `acc` into the same offsets of `tmp`, each followed by its reduction into `acc`).  `acc` and `tmp`
+ * are buffers of a->count elements; needs a->count >= pof2 and a commutative operation.  Fills *st.
+ */
+void pact_mrs_halving(pact_sched *s, const pact_build_args *a, uint32_t acc, uint32_t tmp, int odd, int prev,
+                      pact_mrs *st);
+
+/* Appends a dependency on each operation of dep[0..1] (-1 ignored) to the operation appended last. */
+static inline void pact_mrs_after(pact_sched *s, const int dep[2])
+{
+    pact_after(s, dep[0]);
+    pact_after(s, dep[1]);
+}
+
+#endif
