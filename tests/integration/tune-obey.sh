@@ -121,6 +121,20 @@ obey_by_hand() {
 check "obey: Open MPI runs pact tune's table at every boundary" obey_tuned ompi
 check "obey: Open MPI runs every algorithm of a table by hand; without the file it does not" obey_by_hand ompi
 check "obey: MPICH runs pact tune's table at every boundary" obey_tuned mpich
+# A table choosing recursive doubling allgather at 2 ranks per node runs at 3: MPICH's asserts there, so the
+# emitter guards it (comm_size=pow2) with Bruck's, which is what pact's recursive_doubling builder runs at 3
+# ranks and what the table's figures are of.  Before: ring.
+obey_nonpof2() {
+    printf '%s\n' "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value" \
+        "allgather,2,2,0,inf,recursive_doubling,,by_hand,,," >"$TMP/obey-rd.csv"
+    $PACT tune emit "$TMP/obey-rd.csv" --target mpich -o "$TMP/obey-rd.json" >/dev/null || return 1
+    local at4 at3
+    at4=$(bash tests/observe/mpich-observe.sh "$TMP/obey-rd.json" allgather 4 1024 </dev/null) || return 1
+    at3=$(bash tests/observe/mpich-observe.sh "$TMP/obey-rd.json" allgather 3 1024 </dev/null) || return 1
+    echo "4 ranks: $at4; 3 ranks: $at3"
+    [ "$at4" = MPIR_Allgather_intra_recursive_doubling ] && [ "$at3" = MPIR_Allgather_intra_brucks ]
+}
+check "obey: MPICH runs Bruck's where the table's recursive doubling allgather meets 3 ranks" obey_nonpof2
 check "obey: MPICH runs every algorithm of a table by hand; without the file it does not" obey_by_hand mpich
 # The matching rule the summary states for Open MPI below the smallest tuned count: 3 ranks take the entry for 4
 # (basic_linear below 1 KiB, nonoverlapping above, where Open MPI's fixed decision runs recursive doubling).

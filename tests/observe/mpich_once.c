@@ -192,10 +192,11 @@ static int expect(const char *alg, int np, int c, long b, char comm, struct patt
             for (int m = 1; m < np; m <<= 1)
                 SEND(r ^ m, m * b);
         } else if (!strcmp(alg, "MPIR_Allgather_intra_brucks")) {
-            if (!pof2)
-                return 0;
-            for (int m = 1; m < np; m <<= 1)
+            int m = 1;
+            for (; m <= np / 2; m <<= 1)
                 SEND((r - m + np) % np, m * b);
+            if (np - m > 0) /* the rest: np - m blocks */
+                SEND((r - m + np) % np, (np - m) * b);
         } else if (!strcmp(alg, "MPIR_Alltoall_intra_brucks")) {
             for (int m = 1; m < np; m <<= 1) { /* packs the blocks whose index has bit m */
                 int blocks = 0;
