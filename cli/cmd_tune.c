@@ -43,6 +43,9 @@ static const struct {
     {"segsizes", "segment sizes tried besides the default for algorithms with one (not for mpich), e.g. 8K,64K",
      "LIST"},
     {"jobs", "simulations at once (default: the number of cores)", "J"},
+    {"shard", "run only shard K of N of the SimGrid runs (sim, hybrid): join the folders with pact tune merge, "
+              "then run the tuning again on the joined folder",
+     "K/N"},
     {"output", "output folder (required); a folder of the same tuning resumes", "DIR"},
 };
 
@@ -181,12 +184,51 @@ out:
     return rc;
 }
 
+/* pact tune merge -o OUT DIR...: the folders of a tuning run with --shard K/N, joined. */
+static int tune_merge(int argc, char **argv)
+{
+    char *output = NULL;
+    GOptionEntry entries[] = {
+        {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "the joined folder (new)", "DIR"},
+        {NULL, 0, 0, 0, NULL, NULL, NULL},
+    };
+    GOptionContext *ctx = g_option_context_new("-o OUT DIR...");
+    g_option_context_set_summary(ctx, "Joins the folders of one pact tune run with --shard K/N (each shard's runs/), "
+                                      "checking that every\ncell has its results; the same pact tune command on OUT "
+                                      "then builds the table without\nsimulating.\n\nexample:\n"
+                                      "  pact tune ... --source sim --shard 1/2 -o t1   (and 2/2 -o t2, elsewhere)\n"
+                                      "  pact tune merge -o t t1 t2\n  pact tune ... --source sim -o t");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *err = NULL;
+    int rc = 2;
+    if (!pact_cli_parse(ctx, &argc, &argv))
+        goto out;
+    if (!output || argc < 2) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_INPUT, "usage: pact tune merge -o OUT DIR...");
+        rc = pact_cli_fail(err);
+        goto out;
+    }
+    if (!pact_tune_merge(output, argv + 1, &err)) {
+        rc = pact_cli_fail(err);
+        goto out;
+    }
+    printf("pact tune merge: %d folders joined into %s; run the tuning again with -o %s for its table\n", argc - 1,
+           output, output);
+    rc = 0;
+out:
+    g_option_context_free(ctx);
+    g_free(output);
+    return rc;
+}
+
 int pact_cmd_tune(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "check"))
         return tune_check(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "emit"))
         return tune_emit(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "merge"))
+        return tune_merge(argc - 1, argv + 1);
     char *values[G_N_ELEMENTS(flags)] = {0};
     gboolean quiet = FALSE, no_figures = FALSE;
     GOptionEntry entries[G_N_ELEMENTS(flags) + 3];
@@ -198,7 +240,7 @@ int pact_cmd_tune(int argc, char **argv)
         (GOptionEntry){"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no progress on stderr", NULL};
     entries[G_N_ELEMENTS(flags) + 1] = (GOptionEntry){"no-figures", 0, 0, G_OPTION_ARG_NONE, &no_figures,
                                                       "summary.txt only, no gnuplot figures", NULL};
-    GOptionContext *ctx = g_option_context_new("[EXPERIMENT.yaml] | check FILE | emit TABLE.csv");
+    GOptionContext *ctx = g_option_context_new("[EXPERIMENT.yaml] | check FILE | emit TABLE.csv | merge -o OUT DIR...");
     g_option_context_set_summary(
         ctx,
         "Builds algorithm-selection tables that hold up when processes do not arrive together: every\n"
@@ -210,7 +252,8 @@ int pact_cmd_tune(int argc, char **argv)
         "several), summary.txt, decision-COLL and gain-COLL figures, and runs/ (the simulations' results.csv:\n"
         "run the same command again to resume).  An experiment file holds the same fields as the flags.\n"
         "pact tune check FILE validates a rules file, a CSEL JSON or a table; pact tune emit TABLE.csv\n"
-        "--target ompi|mpich -o FILE writes a table (tuned or by hand) as the library's file.\n\n"
+        "--target ompi|mpich -o FILE writes a table (tuned or by hand) as the library's file; --shard K/N\n"
+        "deals the SimGrid runs to N machines, pact tune merge -o DIR joins their folders.\n\n"
         "example:\n  pact tune --platform generic32x32 --nodes 1,2,4,8 --ppn 4 --coll allreduce,reduce \\\n"
         "      --sizes 8..1M --objective robust --source model --target ompi -o results/tune\n"
         "  mpirun --mca coll_tuned_use_dynamic_rules 1 \\\n"
@@ -271,6 +314,11 @@ int pact_cmd_tune(int argc, char **argv)
     if (!pact_tune_run(&t, &summary, &err))
         goto fail;
     fputs(summary, stdout);
+    if (pact_exp_get(t.fields, "shard")) {
+        g_free(summary);
+        rc = 0;
+        goto out;
+    }
     printf("\ntable: %s/table.csv%s, summary: %s/summary.txt\n", t.outdir,
            t.target == PACT_TUNE_OMPI    ? " and ompi-rules.conf"
            : t.target == PACT_TUNE_MPICH ? " and mpich-csel.json"

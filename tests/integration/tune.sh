@@ -131,6 +131,33 @@ tune_resume() {
 }
 check "tune --source sim killed, resumed: same table, rows once" tune_resume
 
+# Sharded: --source sim and hybrid:2 in two shards, joined by pact tune merge, then the same command on the joined
+# folder gives the table of one unsharded run, byte for byte, without simulating again; a merge missing a
+# shard's runs fails and writes nothing; the model is not sharded.
+tune_shard() {
+    local src=$1 d="$TMP/shard-${1%%:*}" g=(--nodes 1,2 --ppn 2 --coll allreduce,bcast --sizes 8,1K,64K
+        --patterns no_delay,last_delayed,random --reps 1 --source "$1" --no-figures -q)
+    rm -rf "$d"
+    $PACT tune "${g[@]}" -o "$d/whole" >/dev/null || return 1
+    $PACT tune "${g[@]}" --shard 1/2 -o "$d/s1" >/dev/null || return 1
+    $PACT tune "${g[@]}" --shard 2/2 -o "$d/s2" >/dev/null || return 1
+    [ ! -e "$d/s1/table.csv" ] || { echo "a shard wrote a table"; return 1; }
+    $PACT tune merge -o "$d/m" "$d/s1" "$d/s2" || return 1
+    local before after
+    before=$(cat "$d"/m/runs/*/results.csv | md5sum)
+    $PACT tune "${g[@]}" -o "$d/m" >/dev/null || return 1
+    after=$(cat "$d"/m/runs/*/results.csv | md5sum)
+    [ "$before" = "$after" ] || { echo "the joined folder's runs changed: simulated again"; return 1; }
+    cmp "$d/whole/table.csv" "$d/m/table.csv" || return 1
+    echo "$(($(wc -l <"$d/m/table.csv") - 1)) rows, the same as one run's"
+    # a shard's runs missing: refused, nothing written
+    cp -r "$d/s2" "$d/s2-part" && rm -rf "$(ls -d "$d"/s2-part/runs/smpi-* | tail -1)"
+    ! $PACT tune merge -o "$d/m2" "$d/s1" "$d/s2-part" 2>"$d/merge.err" && grep -q "cells have no results" "$d/merge.err" &&
+        ! ls -d "$d"/m2* >/dev/null 2>&1
+}
+check "tune --source sim in 2 shards, merged: the table of one run" tune_shard sim
+check "tune --source hybrid:2 in 2 shards, merged: the table of one run" tune_shard hybrid:2
+
 # Bad input: exit 2, one line naming the field, no folder left behind.
 tune_bad() {
     local d="$TMP/tune-bad" want=$1
@@ -152,6 +179,8 @@ check "tune bad: empty candidate set" tune_bad "'binomial' is an algorithm of no
 check "tune bad: weight of a pattern not tuned" tune_bad "pattern 'random' is not among the patterns" \
     --patterns no_delay --objective expected:random=1
 check "tune bad: unknown pattern" tune_bad "unknown pattern 'bogus'" --patterns no_delay,bogus
+check "tune bad: --shard with the model" tune_bad "shards deal SimGrid's runs" --shard 1/2
+check "tune bad: --shard 3/2" tune_bad "--shard 3/2: expected K/N" --shard 3/2 --source sim
 printf 'coll: allreduce\nobjective: fastest\n' >"$TMP/tune-obj.yaml"
 check "tune bad: objective in the file" tune_bad "tune-obj.yaml:2: objective fastest: unknown objective" \
     "$TMP/tune-obj.yaml"

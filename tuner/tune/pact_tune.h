@@ -61,6 +61,10 @@ gboolean pact_tune_target_runs(pact_tune_target t, const pact_alg *a);
 /* Runs the whole tuning into t->outdir: simulations (resumed when the folder holds the same tuning), then
  * table.csv, the target's rules file, summary.txt and figures.  *summary gets summary.txt's text. */
 gboolean pact_tune_run(pact_tune *t, char **summary, GError **err);
+/* pact tune merge: joins the folders of one tuning run with --shard K/N (the same tune.yaml) into the new folder
+ * outdir, each runs/ folder as pact merge joins pact sim's; the tuning run again on outdir then builds the
+ * table without simulating. */
+gboolean pact_tune_merge(const char *outdir, char **dirs, GError **err);
 
 /* ---- the selection, on d^ tables (select.c) ---------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "pact_emit.h"
@@ -229,8 +230,14 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
         g_autofree char *name = g_strdup_printf("smpi-%s-%sx%s", pact_coll_name(gm->coll), nodes, ppn);
         g_autofree char *dir = g_build_filename(t->outdir, "runs", name, NULL);
         g_autofree char *csv = g_build_filename(dir, "results.csv", NULL);
-        ok = pact_tune_simulate(t, gm->coll, algs, "smpi", nodes, ppn, dir, err) && pact_tune_load(gs, csv, err);
+        ok = pact_tune_simulate(t, gm->coll, algs, "smpi", nodes, ppn, dir, err) &&
+             (pact_exp_get(t->fields, "shard") || pact_tune_load(gs, csv, err));
         i = j;
+    }
+    if (pact_exp_get(t->fields, "shard")) { /* a shard's runs hold part of the cells: nothing to decide */
+        g_free(v);
+        g_free(top);
+        return ok;
     }
     /* mask each cell's candidates outside its K best; keep the model's own choice to compare */
     if (ok)
@@ -353,6 +360,83 @@ static gint coll_order(gconstpointer a, gconstpointer b)
     return GPOINTER_TO_INT(*(void *const *)a) - GPOINTER_TO_INT(*(void *const *)b);
 }
 
+static gint cmp_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+gboolean pact_tune_merge(const char *outdir, char **dirs, GError **err)
+{
+    if (!dirs || !dirs[0]) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "pact tune merge: no folder to merge");
+        return FALSE;
+    }
+    g_autofree char *yaml = NULL;
+    g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func(g_free);
+    for (int i = 0; dirs[i]; i++) {
+        g_autofree char *path = g_build_filename(dirs[i], "tune.yaml", NULL), *text = NULL;
+        if (!g_file_get_contents(path, &text, NULL, NULL)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: not a pact tune folder (no tune.yaml)", dirs[i]);
+            return FALSE;
+        }
+        if (!yaml)
+            yaml = g_steal_pointer(&text);
+        else if (strcmp(yaml, text)) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s: another tuning than %s/tune.yaml", path, dirs[0]);
+            return FALSE;
+        }
+        g_autofree char *rd = g_build_filename(dirs[i], "runs", NULL);
+        GDir *d = g_dir_open(rd, 0, NULL);
+        for (const char *n; d && (n = g_dir_read_name(d));) {
+            gboolean seen = FALSE;
+            for (guint k = 0; k < runs->len; k++)
+                seen |= !strcmp(runs->pdata[k], n);
+            if (!seen)
+                g_ptr_array_add(runs, g_strdup(n));
+        }
+        if (d)
+            g_dir_close(d);
+    }
+    if (g_file_test(outdir, G_FILE_TEST_EXISTS)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "%s exists: pact tune merge writes a new folder", outdir);
+        return FALSE;
+    }
+    g_ptr_array_sort(runs, cmp_names);
+    /* every run folder of the tuning, joined as pact merge joins pact sim's shards (a folder every shard ran
+     * whole, the model's, joins with itself), into a folder beside outdir renamed to it at the end: a failure
+     * leaves nothing half-written */
+    g_autofree char *part = g_strdup_printf("%s.merging-%d", outdir, (int)getpid());
+    pact_rm_rf(part);
+    for (guint k = 0; k < runs->len; k++) {
+        g_autoptr(GPtrArray) from = g_ptr_array_new_with_free_func(g_free);
+        for (int i = 0; dirs[i]; i++) {
+            char *rd = g_build_filename(dirs[i], "runs", (char *)runs->pdata[k], NULL);
+            if (g_file_test(rd, G_FILE_TEST_IS_DIR))
+                g_ptr_array_add(from, rd);
+            else
+                g_free(rd);
+        }
+        g_ptr_array_add(from, NULL);
+        g_autofree char *to = g_build_filename(part, "runs", (char *)runs->pdata[k], NULL);
+        char *summary = NULL;
+        gboolean ok = pact_experiment_merge(to, (char **)from->pdata, FALSE, &summary, err);
+        g_free(summary);
+        if (!ok) {
+            g_prefix_error(err, "runs/%s: ", (char *)runs->pdata[k]);
+            pact_rm_rf(part);
+            return FALSE;
+        }
+    }
+    g_autofree char *path = g_build_filename(part, "tune.yaml", NULL);
+    if (g_mkdir_with_parents(part, 0755) != 0 || !write_atomic(path, yaml, err) || rename(part, outdir) != 0) {
+        if (err && !*err)
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "%s: %s", outdir, g_strerror(errno));
+        pact_rm_rf(part);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
 {
     gboolean ok = FALSE;
@@ -442,6 +526,14 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
             }
         }
     }
+    const char *shard = pact_exp_get(t->fields, "shard");
+    if (shard && t->source == PACT_TUNE_MODEL) {
+        g_autofree char *sw = pact_exp_what(t->fields, "shard");
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "%s %s: shards deal SimGrid's runs (--source sim or hybrid); the model runs in one process", sw,
+                    shard);
+        goto out;
+    }
     /* every candidate list is checked before anything runs */
     for (guint i = 0; i < colls->len; i++) {
         GPtrArray *a = pact_tune_candidates(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), err);
@@ -471,7 +563,11 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
         g_autofree char *csv = g_build_filename(dir, "results.csv", NULL);
         if (!t->quiet)
             g_printerr("pact tune: %s: %u candidates on the %s engine\n", pact_coll_name(c), g->na, engine);
-        if (!pact_tune_simulate(t, c, g->algs, engine, NULL, NULL, dir, err) || !pact_tune_load(g, csv, err))
+        if (!pact_tune_simulate(t, c, g->algs, engine, NULL, NULL, dir, err))
+            goto out;
+        if (shard && t->source == PACT_TUNE_SIM)
+            continue; /* this shard's part of the runs is done; the table waits for all of them */
+        if (!pact_tune_load(g, csv, err))
             goto out;
         if (t->source == PACT_TUNE_HYBRID) {
             pact_tune_grid *gs = NULL;
@@ -486,10 +582,20 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
             g = gs;
             if (!hok)
                 goto out;
+            if (shard)
+                continue;
         }
         if (!decide(t, g, err))
             goto out;
         to_table(t, g, &table);
+    }
+    if (shard) {
+        *summary = g_strdup_printf("pact tune: shard %s of the SimGrid runs done in %s/runs; when every shard is "
+                                   "done, join the folders with pact tune merge -o DIR and run this tuning again "
+                                   "on DIR (without --shard) for the table\n",
+                                   shard, t->outdir);
+        ok = TRUE;
+        goto out;
     }
     if (!pact_table_write(&table, tpath, err) || !emit(t, &table, written, err))
         goto out;

@@ -295,7 +295,8 @@ gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const ch
         pact_exp_set(f, "nodes", nodes, NULL);
     if (ppn)
         pact_exp_set(f, "ppn", ppn, NULL);
-    g_hash_table_remove(f, "shard");
+    if (strcmp(engine, "smpi")) /* --shard deals the SimGrid runs; the model's run whole in every shard */
+        g_hash_table_remove(f, "shard");
     g_string_free(a, TRUE);
     pact_experiment e;
     pact_experiment_init(&e);
