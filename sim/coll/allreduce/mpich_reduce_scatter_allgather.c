@@ -28,9 +28,7 @@ int pact_allreduce_mpich_reduce_scatter_allgather_build(pact_sched *s, const pac
     const int rank = a->rank, p = a->size;
     if (n == 0)
         return PACT_OK;
-    int pof2 = 1;
-    while (pof2 * 2 <= p)
-        pof2 *= 2;
+    const int pof2 = pact_mrs_pof2(p);
     if (!a->commutative || n < (size_t)pof2)
         return pact_allreduce_recursive_doubling_build(s, a);
 
@@ -46,15 +44,7 @@ int pact_allreduce_mpich_reduce_scatter_allgather_build(pact_sched *s, const pac
         for (int mask = pof2 >> 1; mask > 0; mask >>= 1) {
             const int dst = pact_mrs_real(v ^ mask, st.rem, 1);
             int sa, sb, ra, rb;
-            if (v < (v ^ mask)) {
-                if (mask != pof2 / 2)
-                    st.last_idx = st.last_idx + pof2 / (mask * 2);
-                st.recv_idx = st.send_idx + pof2 / (mask * 2);
-                sa = st.send_idx, sb = st.recv_idx, ra = st.recv_idx, rb = st.last_idx;
-            } else {
-                st.recv_idx = st.send_idx - pof2 / (mask * 2);
-                sa = st.send_idx, sb = st.last_idx, ra = st.recv_idx, rb = st.send_idx;
-            }
+            pact_mrs_back(&st, v, mask, &sa, &sb, &ra, &rb);
             size_t s0 = pact_mrs_disp(n, pof2, sa), s1 = pact_mrs_disp(n, pof2, sb);
             size_t r0 = pact_mrs_disp(n, pof2, ra), r1 = pact_mrs_disp(n, pof2, rb);
             int r = pact_recv(s, dst, pact_sl(PACT_BUF_RECV, r0, r1 - r0));

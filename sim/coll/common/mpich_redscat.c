@@ -18,9 +18,7 @@ void pact_mrs_halving(pact_sched *s, const pact_build_args *a, uint32_t acc, uin
 {
     const size_t n = a->count;
     const int rank = a->rank, p = a->size;
-    int pof2 = 1;
-    while (pof2 * 2 <= p)
-        pof2 *= 2;
+    const int pof2 = pact_mrs_pof2(p);
     st->pof2 = pof2;
     st->rem = p - pof2;
     st->dep[0] = prev;

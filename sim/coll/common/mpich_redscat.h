@@ -43,6 +43,31 @@ static inline int pact_mrs_real(int v, int rem, int odd)
 void pact_mrs_halving(pact_sched *s, const pact_build_args *a, uint32_t acc, uint32_t tmp, int odd, int prev,
                       pact_mrs *st);
 
+/* One step of the phase after the reduce-scatter, which walks its pairs in reverse (mask = pof2/2 .. 1): moves
+ * st's indices as MPICH does and gives the blocks this rank sends, [*sa, *sb), and receives, [*ra, *rb), in
+ * that step; the caller sets send_idx = recv_idx afterwards when v > v ^ mask (and it did receive). */
+static inline void pact_mrs_back(pact_mrs *st, int v, int mask, int *sa, int *sb, int *ra, int *rb)
+{
+    if (v < (v ^ mask)) {
+        if (mask != st->pof2 / 2)
+            st->last_idx = st->last_idx + st->pof2 / (mask * 2);
+        st->recv_idx = st->send_idx + st->pof2 / (mask * 2);
+        *sa = st->send_idx, *sb = st->recv_idx, *ra = st->recv_idx, *rb = st->last_idx;
+    } else {
+        st->recv_idx = st->send_idx - st->pof2 / (mask * 2);
+        *sa = st->send_idx, *sb = st->last_idx, *ra = st->recv_idx, *rb = st->send_idx;
+    }
+}
+
+/* The largest power of two <= p (p >= 1). */
+static inline int pact_mrs_pof2(int p)
+{
+    int q = 1;
+    while (q * 2 <= p)
+        q *= 2;
+    return q;
+}
+
 /* Appends a dependency on each operation of dep[0..1] (-1 ignored) to the operation appended last. */
 static inline void pact_mrs_after(pact_sched *s, const int dep[2])
 {

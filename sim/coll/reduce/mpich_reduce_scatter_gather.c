@@ -30,9 +30,7 @@ int pact_reduce_mpich_reduce_scatter_gather_build(pact_sched *s, const pact_buil
     const int rank = a->rank, root = a->root;
     if (n == 0)
         return PACT_OK;
-    int pof2 = 1;
-    while (pof2 * 2 <= a->size)
-        pof2 *= 2;
+    const int pof2 = pact_mrs_pof2(a->size);
     if (!a->commutative || n < (size_t)pof2)
         return pact_reduce_mpich_binomial_build(s, a);
 
@@ -87,15 +85,7 @@ int pact_reduce_mpich_reduce_scatter_gather_build(pact_sched *s, const pact_buil
         if (newdst == 0 && root < 2 * rem && root % 2 != 0)
             dst = root;
         int sa, sb, ra, rb;
-        if (v < newdst) {
-            if (mask != pof2 / 2)
-                st.last_idx = st.last_idx + pof2 / (mask * 2);
-            st.recv_idx = st.send_idx + pof2 / (mask * 2);
-            sa = st.send_idx, sb = st.recv_idx, ra = st.recv_idx, rb = st.last_idx;
-        } else {
-            st.recv_idx = st.send_idx - pof2 / (mask * 2);
-            sa = st.send_idx, sb = st.last_idx, ra = st.recv_idx, rb = st.send_idx;
-        }
+        pact_mrs_back(&st, v, mask, &sa, &sb, &ra, &rb);
         if ((newdst >> j) == (newroot >> j)) {
             size_t s0 = pact_mrs_disp(n, pof2, sa), s1 = pact_mrs_disp(n, pof2, sb);
             pact_send(s, dst, pact_sl(acc, s0, s1 - s0));
