@@ -157,6 +157,8 @@ check "MPICH's reduce_scatter_gather = SimGrid's scatter_gather, 7 ranks, root 1
     mpich_reduce_scatter_gather scatter_gather 1 7 64,1K 1
 check "MPICH's reduce_scatter_gather = SimGrid's scatter_gather, 7 ranks, root 2" mpich_vs_simgrid reduce \
     mpich_reduce_scatter_gather scatter_gather 1 7 64,1K 2
+check "MPICH's pairwise reduce_scatter = SimGrid's mpich_pair, 2 x 6" mpich_vs_simgrid reduce_scatter mpich_pairwise \
+    mpich_pair 2 6 64,1K,64K,1M
 # No silent wrong answer: what the model cannot route it refuses.
 check "model engine refuses ranks on GPUs" bad_file "no GPU node model" \
     $PACT sim --platform cedar --nodes 2 --ppn 4 --ranks-on gpus --engine model -o "$TMP/never-gpu"
