@@ -159,6 +159,10 @@ check "MPICH's reduce_scatter_gather = SimGrid's scatter_gather, 7 ranks, root 2
     mpich_reduce_scatter_gather scatter_gather 1 7 64,1K 2
 check "MPICH's pairwise reduce_scatter = SimGrid's mpich_pair, 2 x 6" mpich_vs_simgrid reduce_scatter mpich_pairwise \
     mpich_pair 2 6 64,1K,64K,1M
+check "MPICH's recursive doubling reduce_scatter = SimGrid's mpich_rdb, 2 x 6" mpich_vs_simgrid reduce_scatter \
+    mpich_recursive_doubling mpich_rdb 2 6 64,1K,64K,1M
+check "MPICH's recursive doubling reduce_scatter = SimGrid's mpich_rdb, 5 ranks" mpich_vs_simgrid reduce_scatter \
+    mpich_recursive_doubling mpich_rdb 1 5 64,1K,64K
 # No silent wrong answer: what the model cannot route it refuses.
 check "model engine refuses ranks on GPUs" bad_file "no GPU node model" \
     $PACT sim --platform cedar --nodes 2 --ppn 4 --ranks-on gpus --engine model -o "$TMP/never-gpu"
