@@ -376,11 +376,11 @@ static int fit_cmd(const char *path, const char *out)
     printf("# T = a(P)*alpha_a + b(P,m)*beta_a + c(P,m)*gamma, non-negative least squares on relative "
            "residuals\n");
     printf("gamma %.6g s/B\n", f.gamma);
-    printf("%-10s %-24s %12s %12s %9s %6s\n", "collective", "algorithm", "alpha_s", "beta_s_per_B", "R2",
+    printf("%-10s %-30s %12s %12s %9s %6s\n", "collective", "algorithm", "alpha_s", "beta_s_per_B", "R2",
            "points");
     for (guint i = 0; i < f.algs->len; i++) {
         const pact_model_fit_alg *a = &g_array_index(f.algs, pact_model_fit_alg, i);
-        printf("%-10s %-24s %12.5g %12.5g %9.6f %6d\n", pact_coll_name(a->coll), a->alg, a->alpha, a->beta,
+        printf("%-10s %-30s %12.5g %12.5g %9.6f %6d\n", pact_coll_name(a->coll), a->alg, a->alpha, a->beta,
                a->r2, a->points);
     }
     /* A parameter at its bound 0 is one the data would rather have negative: say so, since it is a sign of
@@ -464,7 +464,7 @@ static int bench(double seconds)
     pact_model_eval *w = pact_model_eval_new();
     GRand *rng = g_rand_new_with_seed(1);
     double tot_msgs[2] = {0, 0}, tot_time[2] = {0, 0};
-    printf("%-10s %-20s %6s %9s %-12s %10s %8s %14s\n", "collective", "algorithm", "P", "bytes", "network",
+    printf("%-10s %-30s %6s %9s %-12s %10s %8s %14s\n", "collective", "algorithm", "P", "bytes", "network",
            "messages", "evals", "messages_per_s");
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         const pact_alg *a = pact_alg_find(cases[i].coll, cases[i].alg);
@@ -504,7 +504,7 @@ static int bench(double seconds)
             double msgs = (double)pact_model_sched_messages(s) * (double)evals;
             tot_msgs[net] += msgs;
             tot_time[net] += t - t0;
-            printf("%-10s %-20s %6d %9zu %-12s %10zu %8ld %14.4g\n", pact_coll_name(a->coll), a->name,
+            printf("%-10s %-30s %6d %9zu %-12s %10zu %8ld %14.4g\n", pact_coll_name(a->coll), a->name,
                    cases[i].P, cases[i].bytes, net ? "shared" : "single_port", pact_model_sched_messages(s),
                    evals, msgs / (t - t0));
         }
