@@ -181,6 +181,8 @@ check "tune bad: weight of a pattern not tuned" tune_bad "pattern 'random' is no
 check "tune bad: unknown pattern" tune_bad "unknown pattern 'bogus'" --patterns no_delay,bogus
 check "tune bad: --shard with the model" tune_bad "shards deal SimGrid's runs" --shard 1/2
 check "tune bad: --shard 3/2" tune_bad "--shard 3/2: expected K/N" --shard 3/2 --source sim
+check "tune bad: --shard 0/2 with hybrid, before the model runs" tune_bad "--shard 0/2: expected K/N" --shard 0/2 \
+    --source hybrid
 printf 'coll: allreduce\nobjective: fastest\n' >"$TMP/tune-obj.yaml"
 check "tune bad: objective in the file" tune_bad "tune-obj.yaml:2: objective fastest: unknown objective" \
     "$TMP/tune-obj.yaml"

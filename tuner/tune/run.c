@@ -543,6 +543,10 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
         if (!pact_tune_simulate(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), a,
                                 t->source == PACT_TUNE_SIM ? "smpi" : "model", NULL, NULL, NULL, err))
             goto out;
+        /* hybrid's SimGrid runs come after the model's: their fields (a --shard) checked now too */
+        if (t->source == PACT_TUNE_HYBRID &&
+            !pact_tune_simulate(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), a, "smpi", NULL, NULL, NULL, err))
+            goto out;
     }
     if (!claim_folder(t, err))
         goto out;
