@@ -48,9 +48,9 @@ int pact_allreduce_mpich_reduce_scatter_allgather_build(pact_sched *s, const pac
             size_t s0 = pact_mrs_disp(n, pof2, sa), s1 = pact_mrs_disp(n, pof2, sb);
             size_t r0 = pact_mrs_disp(n, pof2, ra), r1 = pact_mrs_disp(n, pof2, rb);
             int r = pact_recv(s, dst, pact_sl(PACT_BUF_RECV, r0, r1 - r0));
-            pact_mrs_after(s, st.dep);
+            pact_after2(s, st.dep);
             int x = pact_send(s, dst, pact_sl(PACT_BUF_RECV, s0, s1 - s0));
-            pact_mrs_after(s, st.dep);
+            pact_after2(s, st.dep);
             st.dep[0] = r;
             st.dep[1] = x;
             if (v > (v ^ mask))
@@ -63,7 +63,7 @@ int pact_allreduce_mpich_reduce_scatter_allgather_build(pact_sched *s, const pac
             pact_send(s, rank - 1, all);
         else
             pact_recv(s, rank + 1, all);
-        pact_mrs_after(s, st.dep);
+        pact_after2(s, st.dep);
     }
     return PACT_OK;
 }

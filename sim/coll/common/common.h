@@ -19,6 +19,14 @@ static inline void pact_block(size_t n, int p, int b, size_t *off, size_t *len)
     }
 }
 
+/* Appends a dependency on each of dep[0] and dep[1] (-1: none) to the operation appended last: a step that
+ * waits for both halves of the previous blocking sendrecv. */
+static inline void pact_after2(pact_sched *s, const int dep[2])
+{
+    pact_after(s, dep[0]);
+    pact_after(s, dep[1]);
+}
+
 /* Elements per segment for a segment size in bytes (Open MPI's COLL_BASE_COMPUTED_SEGCOUNT): 0 or a size
  * not below the message means one segment of `count`. */
 static inline size_t pact_seg_count(long segsize, size_t elem_size, size_t count)

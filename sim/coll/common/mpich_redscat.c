@@ -62,9 +62,9 @@ void pact_mrs_halving(pact_sched *s, const pact_build_args *a, uint32_t acc, uin
         }
         /* MPIC_Sendrecv (the receive posted first), then MPIR_Reduce_local(tmp, acc) */
         int r = pact_recv(s, dst, rcv);
-        pact_mrs_after(s, st->dep);
+        pact_after2(s, st->dep);
         int x = pact_send(s, dst, snd);
-        pact_mrs_after(s, st->dep);
+        pact_after2(s, st->dep);
         st->dep[0] = pact_reduce(s, pact_sl(acc, rcv.off, rcv.count), rcv);
         pact_after(s, r);
         pact_after(s, x);

@@ -9,7 +9,7 @@
 #ifndef PACT_COLL_MPICH_REDSCAT_H
 #define PACT_COLL_MPICH_REDSCAT_H
 
-#include "pact_coll.h"
+#include "common.h"
 
 /* Where the reduce-scatter leaves a rank, for the phase after it (MPICH's variables of the same names). */
 typedef struct {
@@ -19,12 +19,13 @@ typedef struct {
     int dep[2];     /* what the next operation waits for: the last step's operations (-1: none) */
 } pact_mrs;
 
-/* MPICH's split of n elements into pof2 blocks, the first n % pof2 one element longer: block i starts at
- * pact_mrs_disp(n, pof2, i); i = pof2 is the end. */
+/* MPICH's split of n elements into pof2 blocks, the first n % pof2 one element longer (the split of
+ * pact_block): block i starts at pact_mrs_disp(n, pof2, i); i = pof2 is the end. */
 static inline size_t pact_mrs_disp(size_t n, int pof2, int i)
 {
-    size_t q = n / (size_t)pof2, r = n % (size_t)pof2;
-    return (size_t)i * q + ((size_t)i < r ? (size_t)i : r);
+    size_t off, len;
+    pact_block(n, pof2, i, &off, &len);
+    return off;
 }
 
 /* The real rank of newrank v: folded pairs are ranks 2v and 2v+1 below 2 rem, `odd` of them goes on. */
@@ -66,13 +67,6 @@ static inline int pact_mrs_pof2(int p)
     while (q * 2 <= p)
         q *= 2;
     return q;
-}
-
-/* Appends a dependency on each operation of dep[0..1] (-1 ignored) to the operation appended last. */
-static inline void pact_mrs_after(pact_sched *s, const int dep[2])
-{
-    pact_after(s, dep[0]);
-    pact_after(s, dep[1]);
 }
 
 #endif

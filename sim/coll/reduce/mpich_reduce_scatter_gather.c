@@ -59,7 +59,7 @@ int pact_reduce_mpich_reduce_scatter_gather_build(pact_sched *s, const pact_buil
                 st.last_idx = 2;
             } else if (st.newrank == 0) {
                 int x = pact_send(s, root, pact_sl(acc, 0, b0));
-                pact_mrs_after(s, st.dep);
+                pact_after2(s, st.dep);
                 st.dep[0] = x;
                 st.dep[1] = -1;
                 st.newrank = -1;
@@ -89,12 +89,12 @@ int pact_reduce_mpich_reduce_scatter_gather_build(pact_sched *s, const pact_buil
         if ((newdst >> j) == (newroot >> j)) {
             size_t s0 = pact_mrs_disp(n, pof2, sa), s1 = pact_mrs_disp(n, pof2, sb);
             pact_send(s, dst, pact_sl(acc, s0, s1 - s0));
-            pact_mrs_after(s, st.dep);
+            pact_after2(s, st.dep);
             break;
         }
         size_t r0 = pact_mrs_disp(n, pof2, ra), r1 = pact_mrs_disp(n, pof2, rb);
         int r = pact_recv(s, dst, pact_sl(acc, r0, r1 - r0));
-        pact_mrs_after(s, st.dep);
+        pact_after2(s, st.dep);
         st.dep[0] = r;
         st.dep[1] = -1;
         if (v > newdst)

@@ -36,11 +36,9 @@ static int pact_reduce_scatter_mpich_pairwise_build(pact_sched *s, const pact_bu
     for (int i = 1; i < p; i++) {
         const int src = (rank - i + p) % p, dst = (rank + i) % p;
         int r = pact_recv(s, src, tmp); /* MPIC_Sendrecv: the receive posted first */
-        pact_after(s, dep[0]);
-        pact_after(s, dep[1]);
+        pact_after2(s, dep);
         int x = pact_send(s, dst, pact_sl(input, rs_off(n, p, dst), rs_len(n, p, dst)));
-        pact_after(s, dep[0]);
-        pact_after(s, dep[1]);
+        pact_after2(s, dep);
         if (mine > 0) {
             dep[0] = pact_reduce(s, res, tmp); /* res = tmp (op) res */
             pact_after(s, r);
@@ -53,8 +51,7 @@ static int pact_reduce_scatter_mpich_pairwise_build(pact_sched *s, const pact_bu
     }
     if (a->inplace && rank != 0 && mine > 0) {
         pact_copy(s, pact_sl(PACT_BUF_RECV, 0, mine), res);
-        pact_after(s, dep[0]);
-        pact_after(s, dep[1]);
+        pact_after2(s, dep);
     }
     return PACT_OK;
 }

@@ -27,12 +27,6 @@ static size_t boff(size_t n, int p, int b)
     return b >= p ? n : rs_off(n, p, b);
 }
 
-static void after2(pact_sched *s, const int dep[2])
-{
-    pact_after(s, dep[0]);
-    pact_after(s, dep[1]);
-}
-
 static int pact_reduce_scatter_mpich_recursive_doubling_build(pact_sched *s, const pact_build_args *a)
 {
     const size_t n = a->count;
@@ -56,16 +50,16 @@ static int pact_reduce_scatter_mpich_recursive_doubling_build(pact_sched *s, con
             int c0 = -1, c1 = -1;
             if (s0 > 0) {
                 c0 = pact_copy(s, pact_sl(res, n, s0), pact_sl(res, 0, s0));
-                after2(s, dep);
+                pact_after2(s, dep);
             }
             if (n > s1) {
                 c1 = pact_copy(s, pact_sl(res, n + s0, n - s1), pact_sl(res, s1, n - s1));
-                after2(s, dep);
+                pact_after2(s, dep);
             }
             int r = pact_recv(s, dst, pact_sl(in, 0, rlen)); /* MPIC_Sendrecv: the receive posted first */
-            after2(s, dep);
+            pact_after2(s, dep);
             int x = pact_send(s, dst, pact_sl(res, n, slen));
-            after2(s, dep);
+            pact_after2(s, dep);
             pact_after(s, c0);
             pact_after(s, c1);
             dep[0] = r;
@@ -82,12 +76,12 @@ static int pact_reduce_scatter_mpich_recursive_doubling_build(pact_sched *s, con
                 const int d = rank ^ tm, root = (rank >> k) << k;
                 if (d > rank && rank < root + done && d >= root + done) {
                     int x = pact_send(s, d, pact_sl(in, 0, rlen));
-                    after2(s, dep);
+                    pact_after2(s, dep);
                     dep[0] = x;
                     dep[1] = -1;
                 } else if (d < rank && d < root + done && rank >= root + done) {
                     int r = pact_recv(s, d, pact_sl(in, 0, rlen));
-                    after2(s, dep);
+                    pact_after2(s, dep);
                     dep[0] = r;
                     dep[1] = -1;
                     received = 1;
@@ -101,23 +95,23 @@ static int pact_reduce_scatter_mpich_recursive_doubling_build(pact_sched *s, con
             if (a->commutative || dtr < mtr) { /* res = in (op) res */
                 if (r0 > 0) {
                     e[0] = pact_reduce(s, ra, ia);
-                    after2(s, dep);
+                    pact_after2(s, dep);
                 }
                 if (n > r1) {
                     e[1] = pact_reduce(s, rb, ib);
-                    after2(s, dep);
+                    pact_after2(s, dep);
                 }
             } else { /* in = res (op) in, then copied back into res */
                 int f0 = -1, f1 = -1;
                 if (r0 > 0) {
                     f0 = pact_reduce(s, ia, ra);
-                    after2(s, dep);
+                    pact_after2(s, dep);
                     e[0] = pact_copy(s, ra, ia);
                     pact_after(s, f0);
                 }
                 if (n > r1) {
                     f1 = pact_reduce(s, ib, rb);
-                    after2(s, dep);
+                    pact_after2(s, dep);
                     e[1] = pact_copy(s, rb, ib);
                     pact_after(s, f1);
                 }
@@ -131,7 +125,7 @@ static int pact_reduce_scatter_mpich_recursive_doubling_build(pact_sched *s, con
     const size_t mine = rs_len(n, p, rank);
     if (mine > 0) {
         pact_copy(s, pact_sl(PACT_BUF_RECV, 0, mine), pact_sl(res, rs_off(n, p, rank), mine));
-        after2(s, dep);
+        pact_after2(s, dep);
     }
     return PACT_OK;
 }
