@@ -120,22 +120,31 @@ static const char *net_name(const pact_model_params *m)
     return m->net == PACT_NET_SHARED ? "shared links" : m->net == PACT_NET_LOGGP ? "LogGP" : "single port";
 }
 
-/* --shape: the patterns library's delays for the P ranks, on the nodes the evaluator puts them on (--ppn K:
- * P/K nodes of K ranks, block or with --platform the --mapping; without --ppn a rank per node). */
+/* The node of each rank where the evaluator puts it (--ppn K: P/K nodes of K ranks, block or with --platform
+ * the --mapping); *node_of NULL without --ppn, a rank per node. */
+static gboolean node_map(const predict_opts *o, int **node_of, GError **err)
+{
+    pact_mapping map = PACT_MAP_BLOCK;
+    *node_of = NULL;
+    if (o->platform && o->mapping && !pact_mapping_parse(o->mapping, "--mapping", &map, err))
+        return FALSE;
+    if (o->ppn > 1) {
+        *node_of = g_new(int, (gsize)o->P);
+        for (int i = 0; i < o->P; i++)
+            (*node_of)[i] = pact_rank_node(i, o->P / o->ppn, o->ppn, map);
+    }
+    return TRUE;
+}
+
+/* --shape: the patterns library's delays for the P ranks, on the nodes the evaluator puts them on. */
 static GArray *shape_arrivals(const predict_opts *o, GError **err)
 {
     double s = 0;
-    pact_mapping map = PACT_MAP_BLOCK;
     if (!pact_parse_seconds(o->skew, "--skew", &s, err) || !pact_skew_check(s, FALSE, "--skew", err))
         return NULL;
-    if (o->platform && o->mapping && !pact_mapping_parse(o->mapping, "--mapping", &map, err))
-        return NULL;
     g_autofree int *node_of = NULL;
-    if (o->ppn > 1) {
-        node_of = g_new(int, (gsize)o->P);
-        for (int i = 0; i < o->P; i++)
-            node_of[i] = pact_rank_node(i, o->P / o->ppn, o->ppn, map);
-    }
+    if (!node_map(o, &node_of, err))
+        return NULL;
     pact_pattern_opts po = {.skew = s, .seed = (guint64)o->seed, .node_of = node_of, .intra = -1};
     GArray *d = g_array_sized_new(FALSE, TRUE, sizeof(double), (guint)o->P);
     g_array_set_size(d, (guint)o->P);
@@ -164,12 +173,13 @@ typedef struct {
 /* One cell as pact_model_cell computes it (default parameters, root 0, doubles summed, bytes not a multiple
  * of 8 as bytes), but built and evaluated here so that the two can be timed apart, and the schedule freed
  * before the next algorithm. */
-static gboolean timed_cell(const pact_alg *a, int P, uint64_t bytes, const double *arr,
-                           const pact_model_params *m, pact_model_eval *w, double *ds, double *dh,
-                           cell_timing *t, GError **err)
+static gboolean timed_cell(const pact_alg *a, int P, uint64_t bytes, const pact_place *place,
+                           const double *arr, const pact_model_params *m, pact_model_eval *w, double *ds,
+                           double *dh, cell_timing *t, GError **err)
 {
     pact_build_args args;
     pact_model_cell_args(a, P, (size_t)bytes, &args);
+    args.place = place; /* for the algorithms that need the nodes (MPICH's smp) */
     double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_s(CLOCK_MONOTONIC);
     pact_model_sched *s = pact_model_prepare(a, &args, err);
     double t1 = clock_s(CLOCK_MONOTONIC);
@@ -201,6 +211,9 @@ static int predict(predict_opts *o)
     GPtrArray *algs = g_ptr_array_new();
     GString *timings = g_string_new(NULL);
     pact_model_eval *w = NULL;
+    pact_place place;
+    gboolean placed = FALSE;
+    int *node_of = NULL;   /* freed at out: a g_autofree declared below a goto would be freed uninitialised */
     char *arrivals = NULL; /* what the header says of them */
     int rc = 2;
     uint64_t bytes = 0;
@@ -269,6 +282,13 @@ static int predict(predict_opts *o)
     if (o->shape && !(arr = shape_arrivals(o, &err)))
         goto fail;
     const double *a0 = arr ? (const double *)arr->data : NULL;
+    if (!node_map(o, &node_of, &err))
+        goto fail;
+    if (pact_place_init(&place, o->P, node_of) != PACT_OK) {
+        g_set_error(&err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
+        goto fail;
+    }
+    placed = TRUE;
     pact_model_params m;
     if (!params_for(o, plat, fitp, algs->pdata[0], &m, &err))
         goto fail;
@@ -317,7 +337,7 @@ static int predict(predict_opts *o)
         const char *status = "ok";
         GError *e = NULL;
         cell_timing tm;
-        if (!timed_cell(a, o->P, bytes, a0, &m, w, &ds, &dh, &tm, &e)) {
+        if (!timed_cell(a, o->P, bytes, &place, a0, &m, w, &ds, &dh, &tm, &e)) {
             status = e->domain == PACT_ERROR && e->code == PACT_ERROR_INPUT ? "skipped" : "failed";
             failed += status[0] == 'f';
             fprintf(stderr, "pact: %s\n", e->message); /* with csv too: stdout stays one CSV */
@@ -354,6 +374,9 @@ out:
     g_string_free(timings, TRUE);
     g_free(arrivals);
     pact_model_eval_free(w);
+    if (placed)
+        pact_place_free(&place);
+    g_free(node_of);
     return rc;
 }
 

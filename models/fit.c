@@ -314,6 +314,9 @@ static gboolean add_point(const pact_result_row *r, const char *line, int lineno
                     lineno, r->coll, r->alg);
         return FALSE;
     }
+    pact_model_terms t;
+    if (!pact_model_terms_of(a, r->procs, (double)r->bytes, &t, NULL))
+        return TRUE; /* no closed form to fit there (MPICH's smp compositions: their cost follows the nodes) */
     pact_model_point p = {a, r->procs, (double)r->bytes, r->last, lineno};
     g_array_append_val(x->pts, p);
     return TRUE;

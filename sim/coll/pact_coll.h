@@ -72,6 +72,7 @@ int pact_coll_inplace_whole(pact_coll c);
 #define PACT_R_PLACE (1u << 5)       /* needs args->place (hierarchical algorithms) */
 #define PACT_R_ORDER (1u << 6)       /* needs args->order (schedules built from the arrival order) */
 #define PACT_R_INPLACE (1u << 7)     /* MPI_IN_PLACE only (MPICH's pairwise_sendrecv_replace alltoall) */
+#define PACT_R_NODES (1u << 8)       /* with PACT_R_PLACE: a node holds two ranks or more (MPICH's smp) */
 
 /* A tunable parameter of an algorithm (segment size, fan-out, radix ...); an algorithm has any number, listed
  * in its registry entry as an array ending with {NULL}. */

@@ -45,6 +45,12 @@ const pact_alg *pact_alg_find_ompi(pact_coll c, int id)
     return NULL;
 }
 
+/* Whether some node of `p` holds two ranks or more. */
+static int shares_a_node(const pact_place *p)
+{
+    return p && p->nnodes < p->size;
+}
+
 int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char **why)
 {
     const char *reason = NULL;
@@ -62,6 +68,8 @@ int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char 
         reason = "needs at most two processes";
     else if ((a->restrictions & PACT_R_PLACE) && (!args->place || args->place->size != args->size))
         reason = "needs to know the node of every rank";
+    else if ((a->restrictions & PACT_R_NODES) && !shares_a_node(args->place))
+        reason = "needs a node of two ranks or more (MPICH builds node communicators only then)";
     else if ((a->restrictions & PACT_R_ORDER) && !args->order)
         reason = "needs the arrival order";
     if (why)

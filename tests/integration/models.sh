@@ -125,6 +125,14 @@ check "model vs smpi 1%: MPICH's binomial reduce, 2x4, root 5, gamma" vs_smpi ge
     8,64K,1M --root 5 --gamma 1e-9
 check "model vs smpi 1%: MPICH's Rabenseifner allreduce and reduce, 2x5, root 3, gamma" vs_smpi generic32x32 2 5 \
     allreduce,reduce mpich_reduce_scatter_allgather,mpich_reduce_scatter_gather 8,64K,1M --root 3 --gamma 1e-9
+# MPICH's smp compositions: the node and node-leader parts with MPICH's own choices for them, every case of the
+# bcast (8 B short, 16 KiB the root's node first, 1 MiB scatter + ring allgather at 8 ranks), roots off the
+# node leaders, nodes of three and round-robin ranks (measured: 6e-14)
+check "model vs smpi 1%: MPICH's smp allreduce, 2x4 cyclic, gamma" vs_smpi generic32x32 2 4 allreduce smp \
+    8,1K,64K,1M --gamma 1e-9 --mapping cyclic
+check "model vs smpi 1%: MPICH's smp reduce, 3x3, root 4, gamma" vs_smpi generic32x32 3 3 reduce smp 8,64K,1M \
+    --root 4 --gamma 1e-9
+check "model vs smpi 1%: MPICH's smp bcast, 2x4, root 5" vs_smpi generic32x32 2 4 bcast smp 8,16K,1M --root 5
 
 # MPICH's algorithms against SimGrid's own copies of them (the `smpi` column of pact list algorithms), no delay,
 # gamma 0: d^ equal to 1e-9 relative (measured: 1e-15 at 64 ranks, 8 B to 1 MiB).

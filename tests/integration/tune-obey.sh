@@ -141,6 +141,46 @@ obey_nonpof2() {
 }
 check "obey: MPICH runs Bruck's where the table's recursive doubling allgather meets 3 ranks" obey_nonpof2
 check "obey: MPICH runs every algorithm of a table by hand; without the file it does not" obey_by_hand mpich
+# MPICH's smp compositions on two or three nodes (MPICH's debugging cliques split this machine: by block, or
+# round-robin as pact's cyclic mapping): a table choosing smp, emitted by pact tune emit, makes MPICH run smp
+# and, on the node and node-leader sub-communicators, its built-in choices; every rank's sends (destination and
+# bytes, in order; tests/observe/mpich_once.c MPICH_ONCE_DUMP) equal those of pact's smp schedule for the
+# same ranks, nodes and root (pact sim's replay traces).  The sizes cover each part's choices: 64 B (binomial,
+# recursive doubling), 4 KiB (reduce_scatter_gather, reduce_scatter_allgather), bcast's three cases at 8 ranks
+# (16 KiB: the root's node first; 1 MiB: scatter + ring allgather on all) and at 6 (below MIN_PROCS).
+# obey_smp COLL BYTES NP NODES ROOT block|cyclic
+obey_smp() {
+    local c=$1 bytes=$2 np=$3 nodes=$4 root=$5 map=$6 ppn=$(($3 / $4))
+    local d="$TMP/obey-smp-$c-$bytes-$np-$nodes-$root-$map"
+    mkdir -p "$d"
+    printf '%s\n' "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value" \
+        "$c,$np,$ppn,0,inf,smp,,by_hand,,," >"$d/table.csv"
+    $PACT tune emit "$d/table.csv" --target mpich -o "$d/csel.json" >/dev/null || return 1
+    bash tests/observe/mpich-observe.sh "$d/csel.json" "$c" 4 "$bytes" >/dev/null 2>&1 || true # builds the observer
+    MPICH_ONCE_DUMP=1 MPICH_ONCE_ROOT=$root timeout 300 mpiexec.mpich -n "$np" \
+        -genv MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE "$d/csel.json" -genv MPIR_CVAR_DEVICE_COLLECTIVES none \
+        -genv MPIR_CVAR_NUM_CLIQUES "$nodes" -genv MPIR_CVAR_CLIQUES_BY_BLOCK "$([ "$map" = block ] && echo 1 || echo 0)" \
+        -genv LD_PRELOAD "$OBSERVE_BUILD/mpich_spy.so" "$OBSERVE_BUILD/mpich_once" "$c" "$bytes" </dev/null \
+        >"$d/mpich.txt" 2>"$d/mpich.err" || { tail -3 "$d/mpich.err"; return 1; }
+    PACT_KEEP_TRACES=1 $PACT sim --engine replay --platform generic32x32 --nodes "$nodes" --ppn "$ppn" \
+        --mapping "$map" --coll "$c" --algs smp --sizes "$bytes" --dtype int --root "$root" --patterns no_delay \
+        --reps 1 -o "$d/pact" >/dev/null 2>&1 || return 1
+    cat "$d"/pact/run/*/replay-0/rank-*.ti | awk '$2 == "send" || $2 == "isend" { print $1, $3, $5 }' |
+        sort -s -n -k1,1 >"$d/pact.txt"
+    sort -s -n -k1,1 "$d/mpich.txt" >"$d/mpich-sorted.txt"
+    echo "$c $bytes B, $np ranks on $nodes nodes ($map), root $root: MPICH $(wc -l <"$d/mpich.txt") sends," \
+        "pact $(wc -l <"$d/pact.txt")"
+    [ -s "$d/pact.txt" ] && diff "$d/mpich-sorted.txt" "$d/pact.txt"
+}
+check "obey: MPICH's smp allreduce = pact's smp schedule, 64 B, 2 x 2" obey_smp allreduce 64 4 2 0 block
+check "obey: MPICH's smp allreduce = pact's smp schedule, 4 KiB, 8 ranks round-robin on 2" obey_smp allreduce 4096 8 2 0 cyclic
+check "obey: MPICH's smp reduce = pact's smp schedule, 64 B, 2 x 2, root 1" obey_smp reduce 64 4 2 1 block
+check "obey: MPICH's smp reduce = pact's smp schedule, 4 KiB, 3 x 2, root 5" obey_smp reduce 4096 6 3 5 block
+check "obey: MPICH's smp reduce = pact's smp schedule, 4 KiB, 8 round-robin on 2, root 3" obey_smp reduce 4096 8 2 3 cyclic
+check "obey: MPICH's smp bcast = pact's smp schedule, 64 B, 2 x 2, root 3" obey_smp bcast 64 4 2 3 block
+check "obey: MPICH's smp bcast = pact's smp schedule, 16 KiB, 2 x 4, root 5" obey_smp bcast 16384 8 2 5 block
+check "obey: MPICH's smp bcast = pact's smp schedule, 16 KiB, 2 x 3, root 4" obey_smp bcast 16384 6 2 4 block
+check "obey: MPICH's smp bcast = pact's smp schedule, 1 MiB, 2 x 4, root 2" obey_smp bcast 1048576 8 2 2 block
 # The matching rule the summary states for Open MPI below the smallest tuned count: 3 ranks take the entry for 4
 # (basic_linear below 1 KiB, nonoverlapping above, where Open MPI's fixed decision runs recursive doubling).
 obey_below() {

@@ -15,7 +15,12 @@
  * (written out below from src/mpi/coll/<coll>/<coll>_intra_*.c: per rank, the communicator, destination and
  * size of each send in order, and with "user" the length of each op call), and prints the one algorithm that
  * matches.  No match, more than one, or a record the spy could not take: a message and exit 2.
- * MPICH_OBSERVE_VERBOSE=1 prints the records on stderr.  MPICH_ONCE_WARMUP=N: N unrecorded calls first. */
+ * MPICH_OBSERVE_VERBOSE=1 prints the records on stderr.  MPICH_ONCE_WARMUP=N: N unrecorded calls first.
+ * MPICH_ONCE_ROOT=R: reduce and bcast from root R (the patterns below assume 0: with another root only DUMP).
+ * MPICH_ONCE_DUMP=1: no matching; rank 0 prints every rank's sends as "RANK DEST BYTES" lines, in the order
+ * the rank made them, destinations as MPI_COMM_WORLD ranks whatever the communicator (tests/integration/
+ * tune-obey.sh compares them with the sends of pact's own schedule for the algorithm MPICH was told to run).
+ */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
@@ -291,6 +296,12 @@ static const char *const prefixes[] = {
     "MPIR_Allreduce_intra_", "MPIR_Reduce_intra_",  "MPIR_Bcast_intra_",         "MPIR_Alltoall_intra_",
     "MPIR_Allgather_intra_", "MPIR_Barrier_intra_", "MPIR_Reduce_scatter_intra_"};
 
+static int root_of(void)
+{
+    const char *r = getenv("MPICH_ONCE_ROOT");
+    return r ? atoi(r) : 0;
+}
+
 static void call(int coll, int c, int np, int *a, int *b, MPI_Op op)
 {
     switch (coll) {
@@ -298,10 +309,10 @@ static void call(int coll, int c, int np, int *a, int *b, MPI_Op op)
         MPI_Allreduce(a, b, c, MPI_INT, op, MPI_COMM_WORLD);
         break;
     case 1:
-        MPI_Reduce(a, b, c, MPI_INT, op, 0, MPI_COMM_WORLD);
+        MPI_Reduce(a, b, c, MPI_INT, op, root_of(), MPI_COMM_WORLD);
         break;
     case 2:
-        MPI_Bcast(a, c, MPI_INT, 0, MPI_COMM_WORLD);
+        MPI_Bcast(a, c, MPI_INT, root_of(), MPI_COMM_WORLD);
         break;
     case 3:
         MPI_Alltoall(a, c, MPI_INT, b, c, MPI_INT, MPI_COMM_WORLD);
@@ -493,7 +504,8 @@ int main(int argc, char **argv)
     long bytes = args_ok ? atol(argv[2]) : -1;
     int user_op = argc == 4 && !strcmp(argv[3], "user");
     /* a collective on 0 elements sends nothing, like a forced smp: refuse it rather than guess */
-    if (coll < 0 || bytes < 0 || (coll != 5 && bytes < (long)sizeof(int)) || np > MAX_NP) {
+    if (coll < 0 || bytes < 0 || (coll != 5 && bytes < (long)sizeof(int)) || np > MAX_NP || root_of() < 0 ||
+        root_of() >= np) {
         if (me == 0)
             fprintf(stderr,
                     "usage: mpich_once allreduce|reduce|bcast|alltoall|allgather|barrier|reduce_scatter BYTES"
@@ -523,6 +535,17 @@ int main(int argc, char **argv)
             for (int r = 0; r < np; r++)
                 fprintf(stderr, "rank %d: sends to [%s] sizes [%s] op lens [%s]\n", r, sends[r], sizes[r],
                         ops[r]);
+        const char *dump = getenv("MPICH_ONCE_DUMP");
+        int dumped = 0;
+        if (ok && dump && *dump == '1') {
+            for (int r = 0; r < np; r++)
+                for (int i = 0; i < all[r].n_sends; i++)
+                    printf("%d %d %ld\n", r, all[r].peer[i], all[r].bytes[i]);
+            ok = 0; /* no matching */
+            dumped = 1;
+        } else if (!ok)
+            fprintf(stderr, "mpich_once: no send record (is mpich_spy.so preloaded?) or a send to an "
+                            "uncalibrated endpoint\n");
         const char *found = NULL, *inner = "", *unmodelled = NULL;
         int n_found = 0;
         static struct pattern scratch;
@@ -542,9 +565,7 @@ int main(int argc, char **argv)
             }
         }
         if (!ok) {
-            fprintf(stderr, "mpich_once: no send record (is mpich_spy.so preloaded?) or a send to an "
-                            "uncalibrated endpoint\n");
-            rc = 2;
+            rc = dumped ? 0 : 2;
         } else if (unmodelled) {
             fprintf(stderr,
                     "mpich_once: %s %ld bytes at %d ranks: cannot tell, %s is not modelled at %d ranks\n",

@@ -199,6 +199,12 @@ static void test_every_algorithm(void)
         for (size_t pi = 0; pi < G_N_ELEMENTS(procs); pi++)
             for (size_t ci = 0; ci < G_N_ELEMENTS(counts); ci++) {
                 const int P = procs[pi];
+                int *node_of = g_new(int, P); /* nodes of two ranks, for the algorithms that need them */
+                for (int r = 0; r < P; r++)
+                    node_of[r] = r / 2;
+                pact_place place;
+                g_assert_cmpint(pact_place_init(&place, P, node_of), ==, PACT_OK);
+                g_free(node_of);
                 for (int r = 0; r < P; r++) {
                     pact_build_args args = {.coll = alg->coll,
                                             .rank = r,
@@ -207,7 +213,8 @@ static void test_every_algorithm(void)
                                             .count = counts[ci],
                                             .elem_size = 8,
                                             .commutative = 1,
-                                            .inplace = (alg->restrictions & PACT_R_INPLACE) != 0};
+                                            .inplace = (alg->restrictions & PACT_R_INPLACE) != 0,
+                                            .place = &place};
                     if (pact_build(alg, &args, &s) != PACT_OK)
                         continue; /* restricted: tests/test_sched.c checks why */
                     for (unsigned flags = 0; flags < 4; flags++) {
@@ -218,6 +225,7 @@ static void test_every_algorithm(void)
                         checked++;
                     }
                 }
+                pact_place_free(&place);
             }
         /* restricted everywhere would test nothing; barrier two_proc runs at P <= 2 only: 3 x 4 x 4 */
         if (alg->restrictions & PACT_R_TWO_PROCS)

@@ -46,6 +46,7 @@ typedef struct {
     int P, root, inplace, pairs;
     size_t count;
     long segsize; /* > 0: override a "segsize" parameter */
+    int cyclic; /* where the ranks run: nodes of 3 ranks (0), or ranks dealt round-robin to ceil(P/3) nodes */
 } case_t;
 
 /* The reduction of element gi over all ranks, in rank order. */
@@ -75,6 +76,12 @@ static long run_case(const case_t *c)
     void **owned_send = g_new0(void *, P);
     long bad = 0;
     size_t n = c->count;
+    int *node_of = g_new(int, P);
+    for (int r = 0; r < P; r++)
+        node_of[r] = c->cyclic ? r % ((P + 2) / 3) : r / 3;
+    pact_place place;
+    g_assert_cmpint(pact_place_init(&place, P, node_of), ==, PACT_OK);
+    g_free(node_of);
     for (int r = 0; r < P; r++) {
         int inplace = c->inplace && coll != PACT_COLL_BCAST && (coll != PACT_COLL_REDUCE || r == c->root);
         pact_build_args args = {.coll = coll,
@@ -84,7 +91,8 @@ static long run_case(const case_t *c)
                                 .count = n,
                                 .elem_size = 8,
                                 .commutative = !c->pairs,
-                                .inplace = inplace};
+                                .inplace = inplace,
+                                .place = &place};
         long params[16] = {0};
         g_assert_cmpuint(pact_alg_nparams(a), <=, G_N_ELEMENTS(params));
         pact_params_defaults(a, params);
@@ -175,6 +183,7 @@ out:
     g_free(bufs);
     g_free(sp);
     g_free(s);
+    pact_place_free(&place);
     return bad;
 }
 
@@ -206,27 +215,30 @@ static void test_every_algorithm(void)
                 for (int ri = 0; ri < (rooted ? 3 : 1); ri++)
                     for (int inplace = 0; inplace < 2; inplace++)
                         for (int pairs = 0; pairs < 2; pairs++)
-                            for (int seg = 0; seg < (has_variant(a) && P <= 17 ? 2 : 1); seg++) {
-                                if ((pairs || seg) && counts[ci] > 1000)
-                                    continue;
-                                case_t c = {.alg = a,
-                                            .P = P,
-                                            .count = counts[ci],
-                                            .root = roots[ri],
-                                            .inplace = inplace,
-                                            .pairs = pairs,
-                                            .segsize = seg ? 24 : 0};
-                                long bad = run_case(&c);
-                                if (bad > 0)
-                                    g_error("%s %s P=%d count=%zu root=%d%s%s%s: %ld elements wrong",
-                                            pact_coll_name(a->coll), a->name, P, c.count, c.root,
-                                            inplace ? " in place" : "", pairs ? " non-commutative" : "",
-                                            seg ? " segsize=24/max_requests=2" : "", bad);
-                                if (bad == 0)
-                                    mine++;
-                                else
-                                    restricted++;
-                            }
+                            for (int seg = 0; seg < (has_variant(a) && P <= 17 ? 2 : 1); seg++)
+                                for (int cyc = 0; cyc < ((a->restrictions & PACT_R_PLACE) ? 2 : 1); cyc++) {
+                                    if ((pairs || seg) && counts[ci] > 1000)
+                                        continue;
+                                    case_t c = {.alg = a,
+                                                .P = P,
+                                                .count = counts[ci],
+                                                .root = roots[ri],
+                                                .inplace = inplace,
+                                                .pairs = pairs,
+                                                .segsize = seg ? 24 : 0,
+                                                .cyclic = cyc};
+                                    long bad = run_case(&c);
+                                    if (bad > 0)
+                                        g_error("%s %s P=%d count=%zu root=%d%s%s%s%s: %ld elements wrong",
+                                                pact_coll_name(a->coll), a->name, P, c.count, c.root,
+                                                inplace ? " in place" : "", pairs ? " non-commutative" : "",
+                                                seg ? " segsize=24/max_requests=2" : "",
+                                                cyc ? " round-robin nodes" : " nodes of 3", bad);
+                                    if (bad == 0)
+                                        mine++;
+                                    else
+                                        restricted++;
+                                }
         }
         if (g_test_verbose())
             g_printerr("%s %s: %ld cases right\n", pact_coll_name(a->coll), a->name, mine);

@@ -215,8 +215,19 @@ gboolean pact_emit_mpich(const pact_table *t, int ppn, GString *out, GError **er
             return FALSE;
         }
         JsonObject *sub = json_object_new();
-        json_object_set_object_member(sub, "comm_type=intra", intra);
         JsonObject *old = JSON_NODE_HOLDS_OBJECT(val) ? json_node_get_object(val) : NULL;
+        JsonNode *own = old ? json_object_get_member(old, "comm_type=intra") : NULL;
+        if (own && (c == PACT_COLL_ALLREDUCE || c == PACT_COLL_REDUCE || c == PACT_COLL_BCAST)) {
+            /* MPICH's smp compositions call these on the node and node-leader sub-communicators, which keep
+             * MPICH's own choices: what pact's smp builders run (sim/coll/common/mpich_smp.c), and a table's
+             * choice was tuned for a communicator of the whole machine's layout, not for one node's ranks */
+            JsonObject *by_hier = json_object_new();
+            json_object_set_member(by_hier, "comm_hierarchy=node", json_node_copy(own));
+            json_object_set_member(by_hier, "comm_hierarchy=node_roots", json_node_copy(own));
+            json_object_set_object_member(by_hier, "comm_hierarchy=any", intra);
+            intra = by_hier;
+        }
+        json_object_set_object_member(sub, "comm_type=intra", intra);
         if (old && json_object_has_member(old, "comm_type=inter"))
             json_object_set_member(sub, "comm_type=inter", json_node_copy(json_object_get_member(old, "comm_type=inter")));
         json_object_set_object_member(root, key, sub);
