@@ -2,17 +2,19 @@
  * allreduce smp
  *
  * Source:   MPICH 4.0 MPIR_Allreduce_intra_smp (src/mpi/coll/allreduce/allreduce_intra_smp.c): a reduce to
- * the first rank of each node on the node's ranks (MPICH's node_comm), an allreduce in place among those node
- * leaders (node_roots_comm), and a broadcast from the leader on each node.  A rank alone on its node copies
- * its input instead of the reduce.  In place, the leader reduces in place and the other ranks pass their
- * receive buffer as the input.  MPICH selects again for each part, on communicators that are not parents, so
- * its built-in tree decides them (pact_smp_choice, sim/coll/common/mpich_smp.c): at 8 B or less a
- * recursive-doubling allreduce, else reduce_scatter_allgather; a binomial reduce to 2 KiB, else
- * reduce_scatter_gather; a binomial bcast below 8 ranks or to 12 KiB, then scatter+allgather.  Each part
- * starts when the one before has completed on this rank (blocking calls). Restrict: a commutative operation
- * (MPICH's tree runs it for those only); the node of every rank, and a node of two ranks or more (MPICH
- * builds node communicators, and runs smp, only then). Cost:     T(reduce on a node) + T(allreduce among the
- * nodes' leaders) + T(bcast on a node), each at its own latency and bandwidth; no one-level closed form.
+ *           the first rank of each node on the node's ranks (MPICH's node_comm), an allreduce in place among
+ *           those node leaders (node_roots_comm), and a broadcast from the leader on each node.  A rank
+ *           alone on its node copies its input instead of the reduce.  In place, the leader reduces in place
+ *           and the other ranks pass their receive buffer as the input.  MPICH selects again for each part,
+ *           on communicators that are not parents, so its built-in tree decides them (pact_smp_choice,
+ *           sim/coll/common/mpich_smp.c): at 8 B or less a recursive-doubling allreduce, else
+ *           reduce_scatter_allgather; a binomial reduce to 2 KiB, else reduce_scatter_gather; a binomial
+ *           bcast below 8 ranks or to 12 KiB, then scatter+allgather.  Each part starts when the one before
+ *           has completed on this rank (blocking calls).
+ * Restrict: a commutative operation (MPICH's tree runs it for those only); the node of every rank, and a
+ *           node of two ranks or more (MPICH builds node communicators, and runs smp, only then).
+ * Cost:     T(reduce on a node) + T(allreduce among the nodes' leaders) + T(bcast on a node), each at its
+ *           own latency and bandwidth; no one-level closed form.
  */
 #include "mpich_smp.h"
 

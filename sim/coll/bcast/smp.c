@@ -4,21 +4,21 @@
  * Source:   MPICH 4.0 MPIR_Bcast_intra_smp (src/mpi/coll/bcast/bcast_intra_smp.c), with MPICH's defaults
  *           MPIR_CVAR_BCAST_SHORT_MSG_SIZE = 12288, MPIR_CVAR_BCAST_LONG_MSG_SIZE = 524288 and
  *           MPIR_CVAR_BCAST_MIN_PROCS = 8.  Three cases by m = count x element size:
- *           - m < 12288 or P < 8: a root that does not lead its node (the node's first rank) sends the buffer
- *             to its leader (one blocking send); the node leaders broadcast among themselves
- *             (node_roots_comm) from the root's node's leader; every node broadcasts from its leader on its
- *             ranks (node_comm), the root's node included.
- *           - m < 524288 and P a power of two: the root's node broadcasts from the root first (when the root
- *             does not lead it), then the leaders among themselves, then every other node from its leader
- * (and the root's node, when the root leads it).
- *           - otherwise MPICH's scatter_ring_allgather on all P ranks
- * (sim/coll/bcast/scatter_allgather_ring.c). MPICH selects again for each part, on communicators that are not
- * parents, so its built-in tree decides them (pact_smp_choice, sim/coll/common/mpich_smp.c): binomial below 8
- * ranks or to 12 KiB, scatter+recursive-doubling allgather to 512 KiB at powers of two, else scatter+ring
- * allgather. Each part starts when the one before has completed on this rank. Restrict: the node of every
- * rank, and a node of two ranks or more (MPICH builds node communicators, and runs smp, only then; it asserts
- * a parent communicator). Cost:     the parts' costs, each at its own latency and bandwidth; no one-level
- * closed form.
+ *           - m < 12288 or P < 8: a root that does not lead its node (the node's first rank) sends the
+ *             buffer to its leader (one blocking send); the node leaders broadcast among themselves
+ *             (node_roots_comm) from the root's node's leader; every node broadcasts from its leader on
+ *             its ranks (node_comm), the root's node included.
+ *           - m < 524288 and P a power of two: the root's node broadcasts from the root first (when the
+ *             root does not lead it), then the leaders among themselves, then every other node from its
+ *             leader (and the root's node, when the root leads it).
+ *           - otherwise MPICH's scatter_ring_allgather on all P ranks (scatter_allgather_ring.c).
+ *           MPICH selects again for each part, on communicators that are not parents, so its built-in tree
+ *           decides them (pact_smp_choice, sim/coll/common/mpich_smp.c): binomial below 8 ranks or to
+ *           12 KiB, scatter+recursive-doubling allgather to 512 KiB at powers of two, else scatter+ring
+ *           allgather.  Each part starts when the one before has completed on this rank.
+ * Restrict: the node of every rank, and a node of two ranks or more (MPICH builds node communicators, and
+ *           runs smp, only then; it asserts a parent communicator).
+ * Cost:     the parts' costs, each at its own latency and bandwidth; no one-level closed form.
  */
 #include "mpich_smp.h"
 

@@ -13,8 +13,8 @@
  *           reduce_scatter_gather.  Each part starts when the one before has completed on this rank.
  * Restrict: a commutative operation (MPICH asserts it); the node of every rank, and a node of two ranks or
  *           more (MPICH builds node communicators, and runs smp, only then).
- * Cost:     T(reduce on a node) + T(reduce among the node leaders) + T(reduce on the root's node), each at
- * its own latency and bandwidth; no one-level closed form.
+ * Cost:     T(reduce on a node) + T(reduce among the node leaders) + T(reduce on the root's node), each
+ *           at its own latency and bandwidth; no one-level closed form.
  */
 #include "mpich_smp.h"
 
