@@ -133,6 +133,7 @@ check "model vs smpi 1%: MPICH's smp allreduce, 2x4 cyclic, gamma" vs_smpi gener
 check "model vs smpi 1%: MPICH's smp reduce, 3x3, root 4, gamma" vs_smpi generic32x32 3 3 reduce smp 8,64K,1M \
     --root 4 --gamma 1e-9
 check "model vs smpi 1%: MPICH's smp bcast, 2x4, root 5" vs_smpi generic32x32 2 4 bcast smp 8,16K,1M --root 5
+check "model vs smpi 1%: MPICH's smp barrier, 3x3 cyclic" vs_smpi generic32x32 3 3 barrier smp 8 --mapping cyclic
 
 # MPICH's algorithms against SimGrid's own copies of them (the `smpi` column of pact list algorithms), no delay,
 # gamma 0: d^ equal to 1e-9 relative (measured: 1e-15 at 64 ranks, 8 B to 1 MiB).

@@ -147,10 +147,12 @@ check "obey: MPICH runs every algorithm of a table by hand; without the file it 
 # bytes, in order; tests/observe/mpich_once.c MPICH_ONCE_DUMP) equal those of pact's smp schedule for the
 # same ranks, nodes and root (pact sim's replay traces).  The sizes cover each part's choices: 64 B (binomial,
 # recursive doubling), 4 KiB (reduce_scatter_gather, reduce_scatter_allgather), bcast's three cases at 8 ranks
-# (16 KiB: the root's node first; 1 MiB: scatter + ring allgather on all) and at 6 (below MIN_PROCS).
+# (16 KiB: the root's node first; 1 MiB: scatter + ring allgather on all) and at 6 (below MIN_PROCS); barrier
+# smp, MPICH's own choice for such communicators.
 # obey_smp COLL BYTES NP NODES ROOT block|cyclic
 obey_smp() {
     local c=$1 bytes=$2 np=$3 nodes=$4 root=$5 map=$6 ppn=$(($3 / $4))
+    [ $((nodes * ppn)) = "$np" ] || { echo "obey_smp: $np ranks are not $nodes nodes of equal size"; return 1; }
     local d="$TMP/obey-smp-$c-$bytes-$np-$nodes-$root-$map"
     mkdir -p "$d"
     printf '%s\n' "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value" \
@@ -162,8 +164,11 @@ obey_smp() {
         -genv MPIR_CVAR_NUM_CLIQUES "$nodes" -genv MPIR_CVAR_CLIQUES_BY_BLOCK "$([ "$map" = block ] && echo 1 || echo 0)" \
         -genv LD_PRELOAD "$OBSERVE_BUILD/mpich_spy.so" "$OBSERVE_BUILD/mpich_once" "$c" "$bytes" </dev/null \
         >"$d/mpich.txt" 2>"$d/mpich.err" || { tail -3 "$d/mpich.err"; return 1; }
+    # barrier: MPICH's release is one MPI_BYTE, pact's one element of the run's datatype (char)
+    local size=(--sizes "$bytes" --dtype int)
+    [ "$c" = barrier ] && size=(--dtype char)
     PACT_KEEP_TRACES=1 $PACT sim --engine replay --platform generic32x32 --nodes "$nodes" --ppn "$ppn" \
-        --mapping "$map" --coll "$c" --algs smp --sizes "$bytes" --dtype int --root "$root" --patterns no_delay \
+        --mapping "$map" --coll "$c" --algs smp "${size[@]}" --root "$root" --patterns no_delay \
         --reps 1 -o "$d/pact" >/dev/null 2>&1 || return 1
     cat "$d"/pact/run/*/replay-0/rank-*.ti | awk '$2 == "send" || $2 == "isend" { print $1, $3, $5 }' |
         sort -s -n -k1,1 >"$d/pact.txt"
@@ -181,6 +186,8 @@ check "obey: MPICH's smp bcast = pact's smp schedule, 64 B, 2 x 2, root 3" obey_
 check "obey: MPICH's smp bcast = pact's smp schedule, 16 KiB, 2 x 4, root 5" obey_smp bcast 16384 8 2 5 block
 check "obey: MPICH's smp bcast = pact's smp schedule, 16 KiB, 2 x 3, root 4" obey_smp bcast 16384 6 2 4 block
 check "obey: MPICH's smp bcast = pact's smp schedule, 1 MiB, 2 x 4, root 2" obey_smp bcast 1048576 8 2 2 block
+check "obey: MPICH's smp barrier = pact's smp schedule, 3 x 2" obey_smp barrier 4 6 3 0 block
+check "obey: MPICH's smp barrier = pact's smp schedule, 9 round-robin on 3" obey_smp barrier 4 9 3 0 cyclic
 # The matching rule the summary states for Open MPI below the smallest tuned count: 3 ranks take the entry for 4
 # (basic_linear below 1 KiB, nonoverlapping above, where Open MPI's fixed decision runs recursive doubling).
 obey_below() {

@@ -221,7 +221,7 @@ static void test_smp_choices(void)
     GError *err = NULL;
     g_assert_true(json_parser_load_from_data(p, pact_emit_mpich_builtin(), -1, &err));
     JsonObject *root = json_node_get_object(json_parser_get_root(p));
-    const pact_coll colls[] = {PACT_COLL_ALLREDUCE, PACT_COLL_REDUCE, PACT_COLL_BCAST};
+    const pact_coll colls[] = {PACT_COLL_ALLREDUCE, PACT_COLL_REDUCE, PACT_COLL_BCAST, PACT_COLL_BARRIER};
     const char *hiers[] = {"node", "node_roots"};
     int n = 0;
     for (size_t ci = 0; ci < G_N_ELEMENTS(colls); ci++) {

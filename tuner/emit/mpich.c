@@ -217,7 +217,8 @@ gboolean pact_emit_mpich(const pact_table *t, int ppn, GString *out, GError **er
         JsonObject *sub = json_object_new();
         JsonObject *old = JSON_NODE_HOLDS_OBJECT(val) ? json_node_get_object(val) : NULL;
         JsonNode *own = old ? json_object_get_member(old, "comm_type=intra") : NULL;
-        if (own && (c == PACT_COLL_ALLREDUCE || c == PACT_COLL_REDUCE || c == PACT_COLL_BCAST)) {
+        if (own && (c == PACT_COLL_ALLREDUCE || c == PACT_COLL_REDUCE || c == PACT_COLL_BCAST ||
+                    c == PACT_COLL_BARRIER)) {
             /* MPICH's smp compositions call these on the node and node-leader sub-communicators, which keep
              * MPICH's own choices: what pact's smp builders run (sim/coll/common/mpich_smp.c), and a table's
              * choice was tuned for a communicator of the whole machine's layout, not for one node's ranks */

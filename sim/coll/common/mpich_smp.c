@@ -23,6 +23,8 @@ const pact_alg *pact_smp_choice(pact_coll c, int size, size_t count, size_t elem
         if (pact_is_pof2(size) && m <= 524288)
             return pact_alg_find(c, "scatter_allgather");
         return pact_alg_find(c, "scatter_allgather_ring");
+    case PACT_COLL_BARRIER: /* comm_hierarchy=any: dissemination (Open MPI's bruck is that schedule) */
+        return pact_alg_find(c, "bruck");
     default:
         return NULL;
     }

@@ -1,13 +1,13 @@
 /*
- * mpich_smp.h - what MPICH 4.0's three smp compositions (allreduce, reduce and bcast smp,
+ * mpich_smp.h - what MPICH 4.0's smp compositions (allreduce, reduce, bcast and barrier smp,
  * src/mpi/coll/<coll>/<coll>_intra_smp.c) share: the node and node-leader sub-groups MPICH builds for a
  * communicator whose ranks share nodes (MPIR_Comm_create_subcomms: node_comm, node_roots_comm), and the
  * collectives they call on them.
  *
- * MPICH calls MPIR_Reduce, MPIR_Allreduce and MPIR_Bcast on those sub-communicators, which select again; a
- * sub-communicator is not a parent (comm_hierarchy node or node_roots), so MPICH's built-in tree decides by
- * its size and the message alone, and pact's MPICH tables leave those two hierarchies to the built-in tree
- * (tuner/emit/mpich.c).  pact_smp_choice is that tree's choice, written out from the tree compiled into
+ * MPICH calls MPIR_Reduce, MPIR_Allreduce, MPIR_Bcast and MPIR_Barrier on those sub-communicators, which
+ * select again; a sub-communicator is not a parent (comm_hierarchy node or node_roots), so MPICH's built-in
+ * tree decides by its size and the message alone, and pact's MPICH tables leave those two hierarchies to the
+ * built-in tree (tuner/emit/mpich.c).  pact_smp_choice is that tree's choice, written out from the tree compiled into
  * libmpich 4.0.2 (tuner/emit/mpich_csel_data.inc; tests/unit/test_emit.c evaluates that tree and compares).
  */
 #ifndef PACT_COLL_MPICH_SMP_H
@@ -15,8 +15,8 @@
 
 #include "pact_coll.h"
 
-/* The pact builder of the algorithm MPICH 4.0.2's built-in tree runs for collective c (allreduce, reduce or
- * bcast) on a communicator of `size` ranks that is not a parent, for `count` elements of `elem_size` bytes
+/* The pact builder of the algorithm MPICH 4.0.2's built-in tree runs for collective c (allreduce, reduce,
+ * bcast or barrier) on a communicator of `size` ranks that is not a parent, for `count` elements of `elem_size` bytes
  * and a built-in commutative operation; NULL for another collective. */
 const pact_alg *pact_smp_choice(pact_coll c, int size, size_t count, size_t elem_size);
 
