@@ -31,8 +31,8 @@ int pact_reduce_smp_build(pact_sched *s, const pact_build_args *a)
     const int *node = pact_smp_node(pl, rank, &L, &lr);
     /* the input: in place it is in RECV (the root's only) */
     uint32_t in = a->inplace ? PACT_BUF_RECV : PACT_BUF_SEND;
-    const uint32_t tmp =
-        PACT_BUF_TMP1; /* the leaders' scratch vector, TMP1[0, n); the parts' scratch after it */
+    /* the leaders' scratch vector: TMP1[0, n); the parts' scratch after it */
+    const uint32_t tmp = PACT_BUF_TMP1;
     if (lr == 0)
         pact_need(s, tmp, n);
     int rc = PACT_OK;
