@@ -14,6 +14,7 @@
  *                   RECV[2..4] <- TMP0.
  */
 #include "pact_coll.h"
+#include "common.h"
 #include "cost.h"
 
 int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a)
@@ -23,19 +24,12 @@ int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a)
     if (n == 0)
         return PACT_OK;
 
-    int pr = pact_copy(s, pact_sl(PACT_BUF_RECV, 0, n), pact_sl(PACT_BUF_SEND, 0, n));
-    int ps = -1;
+    int dep[2] = {pact_copy(s, pact_sl(PACT_BUF_RECV, 0, n), pact_sl(PACT_BUF_SEND, 0, n)), -1};
     for (int d = 1; d < p; d <<= 1) {
         const int from = (rank + d) % p, to = (rank - d + p) % p;
         const size_t blocks = (size_t)(d <= p / 2 ? d : p - d);
-        int r = pact_recv(s, from, pact_sl(PACT_BUF_RECV, (size_t)d * n, blocks * n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        int x = pact_send(s, to, pact_sl(PACT_BUF_RECV, 0, blocks * n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        pr = r;
-        ps = x;
+        pact_sendrecv_step(s, to, pact_sl(PACT_BUF_RECV, 0, blocks * n), from,
+                           pact_sl(PACT_BUF_RECV, (size_t)d * n, blocks * n), dep);
     }
     if (rank == 0)
         return PACT_OK;
@@ -46,8 +40,7 @@ int pact_allgather_bruck_build(pact_sched *s, const pact_build_args *a)
     const size_t head = (size_t)(p - rank) * n, tail = (size_t)rank * n;
     pact_need(s, PACT_BUF_TMP0, head);
     int last = pact_copy(s, pact_sl(PACT_BUF_TMP0, 0, head), pact_sl(PACT_BUF_RECV, 0, head));
-    pact_after(s, pr);
-    pact_after(s, ps);
+    pact_after2(s, dep);
     for (size_t off = 0; off < tail; off += head) {
         size_t len = tail - off < head ? tail - off : head;
         int c = pact_copy(s, pact_sl(PACT_BUF_RECV, off, len), pact_sl(PACT_BUF_RECV, off + head, len));

@@ -12,6 +12,7 @@
  *   P = 6, rank 2 (even): step 0 <-> 3 gets block 3; step 1 <-> 1 gets blocks 0,1; step 2 <-> 3 gets 4,5.
  */
 #include "pact_coll.h"
+#include "common.h"
 #include "cost.h"
 
 int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
@@ -30,23 +31,18 @@ int pact_allgather_neighbor_build(pact_sched *s, const pact_build_args *a)
     int from[2] = {even ? rank : nb[0], even ? rank : nb[0]};
 
     int c = pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, 0, n));
-    int pr = pact_recv(s, nb[0], pact_sl(PACT_BUF_RECV, (size_t)nb[0] * n, n));
-    int ps = pact_send(s, nb[0], pact_sl(PACT_BUF_RECV, (size_t)rank * n, n));
+    int dep[2]; /* (two statements: an initializer list's calls may run in either order) */
+    dep[0] = pact_recv(s, nb[0], pact_sl(PACT_BUF_RECV, (size_t)nb[0] * n, n));
+    dep[1] = pact_send(s, nb[0], pact_sl(PACT_BUF_RECV, (size_t)rank * n, n));
     pact_after(s, c);
 
     int send_first = even ? rank : from[0]; /* the pair starting at this block goes out next */
     for (int i = 1; i < p / 2; i++) {
         const int par = i % 2;
         from[par] = (from[par] + step[par] + p) % p;
-        int r = pact_recv(s, nb[par], pact_sl(PACT_BUF_RECV, (size_t)from[par] * n, 2 * n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        int x = pact_send(s, nb[par], pact_sl(PACT_BUF_RECV, (size_t)send_first * n, 2 * n));
-        pact_after(s, pr);
-        pact_after(s, ps);
+        pact_sendrecv_step(s, nb[par], pact_sl(PACT_BUF_RECV, (size_t)send_first * n, 2 * n), nb[par],
+                           pact_sl(PACT_BUF_RECV, (size_t)from[par] * n, 2 * n), dep);
         send_first = from[par];
-        pr = r;
-        ps = x;
     }
     return PACT_OK;
 }

@@ -10,6 +10,7 @@
  *   P = 4:  d = 1: {0,1} and {2,3} swap one block;  d = 2: {0,2} and {1,3} swap two blocks.
  */
 #include "pact_coll.h"
+#include "common.h"
 #include "cost.h"
 
 int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args *a)
@@ -21,22 +22,16 @@ int pact_allgather_recursive_doubling_build(pact_sched *s, const pact_build_args
     if (n == 0)
         return PACT_OK;
 
-    int pr = pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, 0, n));
-    int ps = -1;
+    int dep[2] = {pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, 0, n)),
+                  -1};
     int first = rank; /* first block of the run gathered so far */
     for (int d = 1; d < p; d <<= 1) {
         const int remote = rank ^ d;
         const int rfirst = rank < remote ? first + d : first - d;
-        int r = pact_recv(s, remote, pact_sl(PACT_BUF_RECV, (size_t)rfirst * n, (size_t)d * n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        int x = pact_send(s, remote, pact_sl(PACT_BUF_RECV, (size_t)first * n, (size_t)d * n));
-        pact_after(s, pr);
-        pact_after(s, ps);
+        pact_sendrecv_step(s, remote, pact_sl(PACT_BUF_RECV, (size_t)first * n, (size_t)d * n), remote,
+                           pact_sl(PACT_BUF_RECV, (size_t)rfirst * n, (size_t)d * n), dep);
         if (rank > remote)
             first = rfirst;
-        pr = r;
-        ps = x;
     }
     return PACT_OK;
 }

@@ -9,6 +9,7 @@
  * Cost:     (P-1)*(alpha + beta*m), m = count*elem_size.
  */
 #include "pact_coll.h"
+#include "common.h"
 #include "cost.h"
 
 int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a)
@@ -19,18 +20,12 @@ int pact_allgather_ring_build(pact_sched *s, const pact_build_args *a)
         return PACT_OK;
 
     const int right = (rank + 1) % p, left = (rank + p - 1) % p;
-    int pr = pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, 0, n));
-    int ps = -1;
+    int dep[2] = {pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, 0, n)),
+                  -1};
     for (int i = 0; i < p - 1; i++) {
         int rblk = (rank - i - 1 + 2 * p) % p, sblk = (rank - i + p) % p;
-        int r = pact_recv(s, left, pact_sl(PACT_BUF_RECV, (size_t)rblk * n, n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        int x = pact_send(s, right, pact_sl(PACT_BUF_RECV, (size_t)sblk * n, n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        pr = r;
-        ps = x;
+        pact_sendrecv_step(s, right, pact_sl(PACT_BUF_RECV, (size_t)sblk * n, n), left,
+                           pact_sl(PACT_BUF_RECV, (size_t)rblk * n, n), dep);
     }
     return PACT_OK;
 }

@@ -69,17 +69,10 @@ static inline int pact_allreduce_ring_reduce_scatter(pact_sched *s, int rank, in
 static inline void pact_allreduce_ring_allgather(pact_sched *s, int rank, int p, size_t n, int dep)
 {
     const int right = (rank + 1) % p, left = (rank + p - 1) % p;
-    int pr = dep, ps = -1;
-    for (int k = 0; k < p - 1; k++) {
-        int r = pact_recv(s, left, pact_allreduce_ring_block(n, p, (rank - k + p) % p));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        int x = pact_send(s, right, pact_allreduce_ring_block(n, p, (rank + 1 - k + p) % p));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        pr = r;
-        ps = x;
-    }
+    int prev[2] = {dep, -1};
+    for (int k = 0; k < p - 1; k++)
+        pact_sendrecv_step(s, right, pact_allreduce_ring_block(n, p, (rank + 1 - k + p) % p), left,
+                           pact_allreduce_ring_block(n, p, (rank - k + p) % p), prev);
 }
 
 #endif

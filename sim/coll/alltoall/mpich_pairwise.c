@@ -12,6 +12,7 @@
  *   Open MPI's pairwise (sim/coll/alltoall/pairwise.c) is the shifted exchange at every P, its copy last.
  */
 #include "pact_coll.h"
+#include "common.h"
 #include "cost.h"
 
 int pact_alltoall_mpich_pairwise_build(pact_sched *s, const pact_build_args *a)
@@ -22,18 +23,13 @@ int pact_alltoall_mpich_pairwise_build(pact_sched *s, const pact_build_args *a)
     if (n == 0)
         return PACT_OK;
 
-    int pr = pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, (size_t)rank * n, n));
-    int ps = -1; /* the previous sendrecv: the next one starts when both halves completed */
+    int dep[2] = {pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n),
+                            pact_sl(PACT_BUF_SEND, (size_t)rank * n, n)),
+                  -1}; /* the previous sendrecv: the next one starts when both halves completed */
     for (int i = 1; i < p; i++) {
         int to = pof2 ? rank ^ i : (rank + i) % p, from = pof2 ? rank ^ i : (rank + p - i) % p;
-        int r = pact_recv(s, from, pact_sl(PACT_BUF_RECV, (size_t)from * n, n)); /* MPIC_Sendrecv */
-        pact_after(s, pr);
-        pact_after(s, ps);
-        int x = pact_send(s, to, pact_sl(PACT_BUF_SEND, (size_t)to * n, n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        pr = r;
-        ps = x;
+        pact_sendrecv_step(s, to, pact_sl(PACT_BUF_SEND, (size_t)to * n, n), from,
+                           pact_sl(PACT_BUF_RECV, (size_t)from * n, n), dep); /* MPIC_Sendrecv */
     }
     return PACT_OK;
 }

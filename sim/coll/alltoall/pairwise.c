@@ -12,6 +12,7 @@
  *   P = 4, rank 1:  step 1 -> 2 / <- 0,  step 2 -> 3 / <- 3,  step 3 -> 0 / <- 2,  then copy block 1.
  */
 #include "pact_coll.h"
+#include "common.h"
 #include "cost.h"
 
 int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a)
@@ -21,21 +22,14 @@ int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a)
     if (n == 0)
         return PACT_OK;
 
-    int pr = -1, ps = -1; /* the previous sendrecv: the next one starts when both halves completed */
+    int dep[2] = {-1, -1}; /* the previous sendrecv: the next one starts when both halves completed */
     for (int k = 1; k < p; k++) {
         int to = (rank + k) % p, from = (rank + p - k) % p;
-        int r = pact_recv(s, from, pact_sl(PACT_BUF_RECV, (size_t)from * n, n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        int x = pact_send(s, to, pact_sl(PACT_BUF_SEND, (size_t)to * n, n));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        pr = r;
-        ps = x;
+        pact_sendrecv_step(s, to, pact_sl(PACT_BUF_SEND, (size_t)to * n, n), from,
+                           pact_sl(PACT_BUF_RECV, (size_t)from * n, n), dep);
     }
     pact_copy(s, pact_sl(PACT_BUF_RECV, (size_t)rank * n, n), pact_sl(PACT_BUF_SEND, (size_t)rank * n, n));
-    pact_after(s, pr);
-    pact_after(s, ps);
+    pact_after2(s, dep);
     return PACT_OK;
 }
 

@@ -18,6 +18,7 @@
  *   3: [...3] [..23] [.123] [0123]
  */
 #include "binomial_scatter.h"
+#include "common.h"
 #include "cost.h"
 
 static pact_slice block(int b, size_t n, size_t sc)
@@ -33,8 +34,8 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
     const size_t n = a->count;
     const int rank = a->rank, p = a->size, root = a->root;
     size_t sc;
-    int rc, pr = -1, ps = -1;
-    if (!pact_bcast_scatter_prelude(s, a, &rc, &sc, &pr))
+    int rc, dep[2] = {-1, -1};
+    if (!pact_bcast_scatter_prelude(s, a, &rc, &sc, &dep[0]))
         return rc;
 
     const int v = (rank - root + p) % p;
@@ -42,14 +43,7 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
 
     int send_block = v, recv_block = (v - 1 + p) % p;
     for (int i = 1; i < p; i++) {
-        int r = pact_recv(s, left, block(recv_block, n, sc));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        int x = pact_send(s, right, block(send_block, n, sc));
-        pact_after(s, pr);
-        pact_after(s, ps);
-        pr = r;
-        ps = x;
+        pact_sendrecv_step(s, right, block(send_block, n, sc), left, block(recv_block, n, sc), dep);
         send_block = recv_block;
         recv_block = (recv_block - 1 + p) % p;
     }

@@ -27,6 +27,20 @@ static inline void pact_after2(pact_sched *s, const int dep[2])
     pact_after(s, dep[1]);
 }
 
+/* One blocking sendrecv step (MPI_Sendrecv, MPIC_Sendrecv, ompi_coll_base_sendrecv): the receive of rs from
+ * `from` posted first, then the send of ss to `to`, both after the two halves of the previous step, dep[0]
+ * and dep[1] (-1: none); dep becomes this step's halves. */
+static inline void pact_sendrecv_step(pact_sched *s, int to, pact_slice ss, int from, pact_slice rs,
+                                      int dep[2])
+{
+    int r = pact_recv(s, from, rs);
+    pact_after2(s, dep);
+    int x = pact_send(s, to, ss);
+    pact_after2(s, dep);
+    dep[0] = r;
+    dep[1] = x;
+}
+
 /* Elements per segment for a segment size in bytes (Open MPI's COLL_BASE_COMPUTED_SEGCOUNT): 0 or a size
  * not below the message means one segment of `count`. */
 static inline size_t pact_seg_count(long segsize, size_t elem_size, size_t count)
