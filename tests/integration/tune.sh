@@ -183,19 +183,11 @@ check "tune bad: --shard with the model" tune_bad "shards deal SimGrid's runs" -
 check "tune bad: --shard 3/2" tune_bad "--shard 3/2: expected K/N" --shard 3/2 --source sim
 check "tune bad: --shard 0/2 with hybrid, before the model runs" tune_bad "--shard 0/2: expected K/N" --shard 0/2 \
     --source hybrid
-# A candidate the grid's placement rules out everywhere (MPICH's smp with a rank per node): exit 1 naming the
-# cell and the restriction (before: only "restricted or failed runs", with the reason in runs/*/results.csv).
-tune_nowhere() {
-    local d="$TMP/tune-nowhere"
-    rm -rf "$d"
-    $PACT tune --platform generic32x32 --nodes 4 --ppn 1 --coll bcast --algs smp --sizes 8 --patterns no_delay \
-        --target mpich -q --no-figures -o "$d" >/dev/null 2>"$TMP/tune-nowhere.err"
-    local st=$?
-    cat "$TMP/tune-nowhere.err"
-    [ $st = 1 ] && grep -q "4 processes (1 per node), 8 bytes: no candidate .*; smp: needs a node of two ranks or more" \
-        "$TMP/tune-nowhere.err"
-}
-check "tune: a candidate no cell can run is named with its restriction" tune_nowhere
+# A cell where no candidate can run, known before anything runs (MPICH's smp with a rank per node): exit 2 naming
+# the cell and each candidate's restriction (before: exit 1 after the runs, "restricted or failed runs").
+check "tune bad: no candidate can run at a cell (smp, a rank per node)" tune_bad \
+    "bcast, 4 processes (1 per node), 8 bytes: no candidate can run there; smp: needs a node of two ranks or more" \
+    --platform generic32x32 --nodes 4 --ppn 1 --coll bcast --algs smp --target mpich
 printf 'coll: allreduce\nobjective: fastest\n' >"$TMP/tune-obj.yaml"
 check "tune bad: objective in the file" tune_bad "tune-obj.yaml:2: objective fastest: unknown objective" \
     "$TMP/tune-obj.yaml"

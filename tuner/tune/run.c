@@ -6,14 +6,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "pact_emit.h"
 #include "pact_host.h"
-#include "pact_models.h"
 #include "pact_objectives.h"
 #include "pact_run.h"
 #include "tune_int.h"
@@ -154,37 +152,6 @@ static gboolean claim_folder(pact_tune *t, GError **err)
     return write_atomic(path, text, err);
 }
 
-/* "; smp: needs a node of two ranks or more" for each candidate that cannot run at cell c (restrictions that
- * follow from the process count, the ranks per node and the size; the size's element as the model takes it). */
-static char *restricted_at(const pact_tune_grid *g, const pact_tune_cell *c)
-{
-    GString *s = g_string_new(NULL);
-    int *node_of = g_new(int, c->procs > 0 ? c->procs : 1);
-    for (int r = 0; r < c->procs; r++)
-        node_of[r] = c->ppn > 0 ? r / c->ppn : r;
-    pact_place place;
-    gboolean placed = pact_place_init(&place, c->procs, node_of) == PACT_OK;
-    g_free(node_of);
-    for (guint k = 0; placed && k < g->algs->len; k++) {
-        const pact_alg *a;
-        long *v = NULL;
-        char why[256];
-        if (pact_spec_parse(g->coll, g->algs->pdata[k], &a, &v, why, sizeof why) != PACT_OK)
-            continue;
-        pact_build_args args;
-        pact_model_cell_args(a, c->procs, (size_t)c->bytes, &args);
-        args.params = v;
-        args.place = &place;
-        const char *reason = NULL;
-        if (pact_alg_applies(a, &args, &reason) != PACT_OK && reason)
-            g_string_append_printf(s, "; %s: %s", (char *)g->algs->pdata[k], reason);
-        free(v);
-    }
-    if (placed)
-        pact_place_free(&place);
-    return g_string_free(s, FALSE);
-}
-
 /* The objective's choice, runner-up and the no-delay choice of every cell. */
 static gboolean decide(pact_tune *t, pact_tune_grid *g, GError **err)
 {
@@ -198,12 +165,11 @@ static gboolean decide(pact_tune *t, pact_tune_grid *g, GError **err)
         const pact_tune_cell *c = &g_array_index(g->cells, pact_tune_cell, i);
         g->choice[i] = pact_tune_pick(t->objective, c->d, g->na, g->np, g->nd, g->w, NULL, PACT_OBJ_NONE, &g->value[i]);
         if (g->choice[i] == PACT_OBJ_NONE) {
-            g_autofree char *why = restricted_at(g, c);
             g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
                         "%s, %d processes (%d per node), %" G_GUINT64_FORMAT
                         " bytes: no candidate has a d^ under every pattern the objective needs (restricted or "
-                        "failed runs: see the results.csv under %s/runs)%s",
-                        pact_coll_name(g->coll), c->procs, c->ppn, c->bytes, t->outdir, why);
+                        "failed runs: see the results.csv under %s/runs)",
+                        pact_coll_name(g->coll), c->procs, c->ppn, c->bytes, t->outdir);
             return FALSE;
         }
         g->runner[i] = pact_tune_pick(t->objective, c->d, g->na, g->np, g->nd, g->w, NULL, g->choice[i],

@@ -278,6 +278,58 @@ fail:
 
 /* ---- simulations ------------------------------------------------------------------------------------- */
 
+/* Every cell of the experiment (process count, placement, size) has a candidate that applies there, checked
+ * as pact sim's engines check each cell (sim/study/engines.c, cell_args); else the cell and each candidate's
+ * reason, before anything runs: a placement that admits none (MPICH's smp with a rank per node), a process
+ * count none runs at. */
+static gboolean runnable_everywhere(const pact_experiment *e, pact_coll c, GPtrArray *algs, GError **err)
+{
+    for (guint i = 0; i < e->studies->len; i++) {
+        const pact_sweep *s = e->studies->pdata[i];
+        pact_place place;
+        if (pact_place_init(&place, s->procs, s->node_of) != PACT_OK) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "out of memory");
+            return FALSE;
+        }
+        gboolean ok = TRUE;
+        for (guint z = 0; ok && z < s->sizes->len; z++) {
+            guint64 bytes = g_array_index(s->sizes, guint64, z);
+            g_autoptr(GString) why = g_string_new(NULL);
+            gboolean any = FALSE;
+            for (guint k = 0; k < algs->len && !any; k++) {
+                const pact_alg *a;
+                long *v = NULL;
+                char msg[256];
+                if (pact_spec_parse(c, algs->pdata[k], &a, &v, msg, sizeof msg) != PACT_OK)
+                    continue; /* pact_tune_candidates refused it already */
+                pact_build_args args = {.coll = c,
+                                        .size = s->procs,
+                                        .root = s->root,
+                                        .commutative = 1,
+                                        .elem_size = pact_dtype_size(s->dtype),
+                                        .params = v,
+                                        .place = &place};
+                args.count = args.elem_size ? (size_t)(bytes / args.elem_size) : 0;
+                const char *reason = NULL;
+                any = pact_alg_applies(a, &args, &reason) == PACT_OK;
+                if (!any)
+                    g_string_append_printf(why, "; %s: %s", (char *)algs->pdata[k], reason ? reason : "restricted");
+                free(v);
+            }
+            if (!any) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                            "%s, %d processes (%d per node), %" G_GUINT64_FORMAT " bytes: no candidate can run there%s",
+                            pact_coll_name(c), s->procs, s->ppn, bytes, why->str);
+                ok = FALSE;
+            }
+        }
+        pact_place_free(&place);
+        if (!ok)
+            return FALSE;
+    }
+    return TRUE;
+}
+
 gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const char *engine, const char *nodes,
                             const char *ppn, const char *dir, GError **err)
 {
@@ -302,6 +354,8 @@ gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const ch
     pact_experiment_init(&e);
     char *summary = NULL;
     gboolean ok = pact_experiment_build(f, &e, err);
+    if (ok && !dir)
+        ok = runnable_everywhere(&e, c, algs, err);
     if (ok && dir) {
         g_free(e.outdir);
         e.outdir = g_strdup(dir);
