@@ -313,12 +313,14 @@ static gboolean runnable_everywhere(const pact_experiment *e, pact_coll c, GPtrA
                 const char *reason = NULL;
                 any = pact_alg_applies(a, &args, &reason) == PACT_OK;
                 if (!any)
-                    g_string_append_printf(why, "; %s: %s", (char *)algs->pdata[k], reason ? reason : "restricted");
+                    g_string_append_printf(why, "; %s: %s", (char *)algs->pdata[k],
+                                           reason ? reason : "restricted");
                 free(v);
             }
             if (!any) {
                 g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
-                            "%s, %d processes (%d per node), %" G_GUINT64_FORMAT " bytes: no candidate can run there%s",
+                            "%s, %d processes (%d per node), %" G_GUINT64_FORMAT
+                            " bytes: no candidate can run there%s",
                             pact_coll_name(c), s->procs, s->ppn, bytes, why->str);
                 ok = FALSE;
             }
