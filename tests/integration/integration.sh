@@ -77,6 +77,17 @@ done
 for P in 2 3 4 5; do
     check "mpich correctness all collectives P=$P" mpich_matrix $P 0,1,P+1,100 --dtypes int,pair
 done
+# MPICH's smp compositions across nodes: MPICH's debugging cliques split this machine into 2 nodes of 3 (by block)
+# and 3 nodes round-robin (7 ranks), so node and node-leader parts both run; pact's smp schedules on them.
+# mpich_smp_matrix P NODES BY_BLOCK: right cells and none wrong.
+mpich_smp_matrix() {
+    MPIR_CVAR_NUM_CLIQUES=$2 MPIR_CVAR_CLIQUES_BY_BLOCK=$3 timeout 600 mpiexec.mpich -np "$1" \
+        build/bin/pact-bench-mpich --matrix --counts 0,1,P+1,4000 --coll allreduce,reduce,bcast,barrier --algs smp \
+        --dtypes int --roots 0,P-1,1 | tee "$TMP/mpich-smp-$1"
+    grep -qE ": [1-9][0-9]* right, 0 wrong" "$TMP/mpich-smp-$1"
+}
+check "mpich correctness smp on 2 nodes of 3" mpich_smp_matrix 6 2 1
+check "mpich correctness smp on 3 nodes, 7 ranks round-robin" mpich_smp_matrix 7 3 0
 
 # In simulation the achieved arrivals equal the pattern to the bit.
 arrivals_exact() {
