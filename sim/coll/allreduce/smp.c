@@ -18,8 +18,6 @@
  */
 #include "mpich_smp.h"
 
-#include <stdlib.h>
-
 int pact_allreduce_smp_build(pact_sched *s, const pact_build_args *a)
 {
     if (a->count == 0)
@@ -34,12 +32,7 @@ int pact_allreduce_smp_build(pact_sched *s, const pact_build_args *a)
         return rc;
     pact_fence(s);
     if (lr == 0) {
-        int *leaders = pact_smp_leaders(a->place);
-        if (!leaders)
-            return PACT_ERR_NOMEM;
-        rc = pact_smp_part(s, a, PACT_COLL_ALLREDUCE, leaders, a->place->nnodes, a->place->node_of[a->rank],
-                           0, PACT_BUF_RECV, PACT_BUF_RECV, 1, 0, 2);
-        free(leaders);
+        rc = pact_smp_leaders_part(s, a, PACT_COLL_ALLREDUCE, 0, PACT_BUF_RECV, PACT_BUF_RECV, 1, 0, 2);
         if (rc != PACT_OK)
             return rc;
         pact_fence(s);

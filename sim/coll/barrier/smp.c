@@ -18,8 +18,6 @@
  */
 #include "mpich_smp.h"
 
-#include <stdlib.h>
-
 static int pact_barrier_smp_build(pact_sched *s, const pact_build_args *a)
 {
     int L, lr;
@@ -32,12 +30,7 @@ static int pact_barrier_smp_build(pact_sched *s, const pact_build_args *a)
         pact_fence(s);
     }
     if (rc == PACT_OK && lr == 0 && a->place->nnodes > 1) {
-        int *leaders = pact_smp_leaders(a->place);
-        if (!leaders)
-            return PACT_ERR_NOMEM;
-        rc = pact_smp_part(s, a, PACT_COLL_BARRIER, leaders, a->place->nnodes, a->place->node_of[a->rank], 0,
-                           PACT_BUF_RECV, PACT_BUF_RECV, 0, 0, 2);
-        free(leaders);
+        rc = pact_smp_leaders_part(s, a, PACT_COLL_BARRIER, 0, PACT_BUF_RECV, PACT_BUF_RECV, 0, 0, 2);
         pact_fence(s);
     }
     if (rc == PACT_OK && L > 1)

@@ -22,8 +22,6 @@
  */
 #include "mpich_smp.h"
 
-#include <stdlib.h>
-
 #define SHORT_MSG 12288
 #define LONG_MSG 524288
 #define MIN_PROCS 8
@@ -60,12 +58,7 @@ int pact_bcast_smp_build(pact_sched *s, const pact_build_args *a)
         pact_fence(s);
     }
     if (rc == PACT_OK && lr == 0) {
-        int *leaders = pact_smp_leaders(pl);
-        if (!leaders)
-            return PACT_ERR_NOMEM;
-        rc = pact_smp_part(s, a, PACT_COLL_BCAST, leaders, pl->nnodes, mynode, rnode, PACT_BUF_RECV,
-                           PACT_BUF_RECV, 0, 0, 2);
-        free(leaders);
+        rc = pact_smp_leaders_part(s, a, PACT_COLL_BCAST, rnode, PACT_BUF_RECV, PACT_BUF_RECV, 0, 0, 2);
         pact_fence(s);
     }
     if (rc == PACT_OK && (shortmsg || mynode != rnode || rlocal == 0))

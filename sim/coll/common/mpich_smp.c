@@ -30,14 +30,6 @@ const pact_alg *pact_smp_choice(pact_coll c, int size, size_t count, size_t elem
     }
 }
 
-int *pact_smp_leaders(const pact_place *p)
-{
-    int *l = malloc(sizeof(int) * (size_t)(p->nnodes > 0 ? p->nnodes : 1));
-    for (int n = 0; l && n < p->nnodes; n++)
-        l[n] = pact_place_leader(p, n);
-    return l;
-}
-
 int pact_smp_part(pact_sched *s, const pact_build_args *a, pact_coll c, const int *ranks, int size, int me,
                   int root, uint32_t sbuf, uint32_t rbuf, int inplace, size_t scratch, int tag)
 {
@@ -65,4 +57,19 @@ int pact_smp_part(pact_sched *s, const pact_build_args *a, pact_coll c, const in
                        .off = {0, 0, 0, scratch},
                        .tag = tag};
     return pact_compose(s, alg, &b, &m);
+}
+
+int pact_smp_leaders_part(pact_sched *s, const pact_build_args *a, pact_coll c, int root, uint32_t sbuf,
+                          uint32_t rbuf, int inplace, size_t scratch, int tag)
+{
+    const pact_place *p = a->place;
+    int *leaders = malloc(sizeof(int) * (size_t)(p->nnodes > 0 ? p->nnodes : 1));
+    if (!leaders)
+        return PACT_ERR_NOMEM;
+    for (int n = 0; n < p->nnodes; n++)
+        leaders[n] = pact_place_leader(p, n);
+    int rc = pact_smp_part(s, a, c, leaders, p->nnodes, p->node_of[a->rank], root, sbuf, rbuf, inplace,
+                           scratch, tag);
+    free(leaders);
+    return rc;
 }

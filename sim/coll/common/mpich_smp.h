@@ -7,8 +7,9 @@
  * MPICH calls MPIR_Reduce, MPIR_Allreduce, MPIR_Bcast and MPIR_Barrier on those sub-communicators, which
  * select again; a sub-communicator is not a parent (comm_hierarchy node or node_roots), so MPICH's built-in
  * tree decides by its size and the message alone, and pact's MPICH tables leave those two hierarchies to the
- * built-in tree (tuner/emit/mpich.c).  pact_smp_choice is that tree's choice, written out from the tree compiled into
- * libmpich 4.0.2 (tuner/emit/mpich_csel_data.inc; tests/unit/test_emit.c evaluates that tree and compares).
+ * built-in tree (tuner/emit/mpich.c).  pact_smp_choice is that tree's choice, written out from the tree
+ * compiled into libmpich 4.0.2 (tuner/emit/mpich_csel_data.inc; tests/unit/test_emit.c evaluates that tree
+ * and compares).
  */
 #ifndef PACT_COLL_MPICH_SMP_H
 #define PACT_COLL_MPICH_SMP_H
@@ -16,8 +17,8 @@
 #include "pact_coll.h"
 
 /* The pact builder of the algorithm MPICH 4.0.2's built-in tree runs for collective c (allreduce, reduce,
- * bcast or barrier) on a communicator of `size` ranks that is not a parent, for `count` elements of `elem_size` bytes
- * and a built-in commutative operation; NULL for another collective. */
+ * bcast or barrier) on a communicator of `size` ranks that is not a parent, for `count` elements of
+ * `elem_size` bytes and a built-in commutative operation; NULL for another collective. */
 const pact_alg *pact_smp_choice(pact_coll c, int size, size_t count, size_t elem_size);
 
 /* The node sub-group of `rank`: its ranks, their number and rank's index among them (MPICH's node_comm;
@@ -30,10 +31,6 @@ static inline const int *pact_smp_node(const pact_place *p, int rank, int *size,
     return p->node_ranks + p->node_first[n];
 }
 
-/* The node leaders (the first rank of each node, node by node: MPICH's node_roots_comm), malloc'd; NULL when
- * memory runs out. */
-int *pact_smp_leaders(const pact_place *p);
-
 /* Runs c on the sub-group ranks[0 .. size), where this rank is ranks[me], with pact_smp_choice's algorithm:
  * rooted at `root` (an index in the sub-group), in place at this rank when `inplace`, its SEND and RECV the
  * enclosing buffers sbuf and rbuf, its scratch buffers the enclosing ones from element `scratch` on, and
@@ -41,5 +38,10 @@ int *pact_smp_leaders(const pact_place *p);
  * nothing but the copy from sbuf to rbuf that MPI makes of a reduce or allreduce out of place. */
 int pact_smp_part(pact_sched *s, const pact_build_args *a, pact_coll c, const int *ranks, int size, int me,
                   int root, uint32_t sbuf, uint32_t rbuf, int inplace, size_t scratch, int tag);
+
+/* pact_smp_part on the node leaders (the first rank of each node, node by node: MPICH's node_roots_comm),
+ * this rank being its node's leader; `root` is a node's index. */
+int pact_smp_leaders_part(pact_sched *s, const pact_build_args *a, pact_coll c, int root, uint32_t sbuf,
+                          uint32_t rbuf, int inplace, size_t scratch, int tag);
 
 #endif

@@ -18,8 +18,6 @@
  */
 #include "mpich_smp.h"
 
-#include <stdlib.h>
-
 int pact_reduce_smp_build(pact_sched *s, const pact_build_args *a)
 {
     const size_t n = a->count;
@@ -43,9 +41,6 @@ int pact_reduce_smp_build(pact_sched *s, const pact_build_args *a)
         pact_fence(s);
     }
     if (lr == 0) {
-        int *leaders = pact_smp_leaders(pl);
-        if (!leaders)
-            return PACT_ERR_NOMEM;
         uint32_t from = in, to = tmp;
         int inplace = 0;
         if (mynode != rnode)
@@ -54,15 +49,12 @@ int pact_reduce_smp_build(pact_sched *s, const pact_build_args *a)
             to = PACT_BUF_RECV;
             inplace = a->inplace;
         }
-        rc = pact_smp_part(s, a, PACT_COLL_REDUCE, leaders, pl->nnodes, mynode, rnode, from, to, inplace, n,
-                           2);
-        free(leaders);
+        rc = pact_smp_leaders_part(s, a, PACT_COLL_REDUCE, rnode, from, to, inplace, n, 2);
         if (rc != PACT_OK)
             return rc;
         pact_fence(s);
-        if (mynode == rnode) {
+        if (mynode == rnode)
             in = rank == root ? PACT_BUF_RECV : tmp;
-        }
     }
     if (L > 1 && mynode == rnode) {
         /* the root's node: the leader's input is the leaders' result (in place at the root) */
