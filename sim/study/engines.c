@@ -183,6 +183,19 @@ gboolean pact_sw_launch(batch_t *b, GError **err)
     return read_output(x, out_path, err);
 }
 
+void pact_sweep_build_args(const pact_sweep *s, const pact_place *place, const long *params, guint64 bytes,
+                           pact_build_args *out)
+{
+    *out = (pact_build_args){.coll = s->coll,
+                             .size = s->procs,
+                             .root = s->root,
+                             .commutative = 1,
+                             .elem_size = pact_dtype_size(s->dtype),
+                             .params = params,
+                             .place = place};
+    out->count = (size_t)(bytes / out->elem_size);
+}
+
 /* The build arguments of a cell of the model or replay engine (its spec was validated; *params holds the
  * parameter values, free() it); returns NULL when its algorithm applies, else the cell's status
  * "restricted:why". */
@@ -192,14 +205,7 @@ static char *cell_args(const ctx_t *x, const cell_t *c, const pact_alg **alg, pa
     const char *why = NULL;
     char msg[256];
     pact_spec_parse(s->coll, s->algs->pdata[c->alg], alg, params, msg, sizeof msg);
-    *a = (pact_build_args){.coll = s->coll,
-                           .size = s->procs,
-                           .root = s->root,
-                           .commutative = 1,
-                           .elem_size = pact_dtype_size(s->dtype),
-                           .params = *params,
-                           .place = &x->place};
-    a->count = (size_t)(g_array_index(s->sizes, guint64, c->size) / a->elem_size);
+    pact_sweep_build_args(s, &x->place, *params, g_array_index(s->sizes, guint64, c->size), a);
     if (pact_alg_applies(*alg, a, &why) == PACT_OK)
         return NULL;
     char *status = g_strdup_printf("restricted:%s", why);

@@ -127,6 +127,11 @@ gboolean pact_experiment_merge(const char *outdir, char **dirs, gboolean figures
 /* Element size of a dtype name, 0 when unknown. */
 size_t pact_dtype_size(const char *name);
 
+/* The build arguments of sweep s's cell of `bytes` with parameter values `params`, the ranks where `place` puts
+ * them, as every engine builds them (root, datatype, a commutative operation, not in place). */
+void pact_sweep_build_args(const pact_sweep *s, const pact_place *place, const long *params, guint64 bytes,
+                           pact_build_args *out);
+
 /* ---- one cell, every operation (pact timeline) ------------------------------------------------------- */
 
 typedef struct {

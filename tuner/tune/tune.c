@@ -279,9 +279,9 @@ fail:
 /* ---- simulations ------------------------------------------------------------------------------------- */
 
 /* Every cell of the experiment (process count, placement, size) has a candidate that applies there, checked
- * as pact sim's engines check each cell (sim/study/engines.c, cell_args); else the cell and each candidate's
- * reason, before anything runs: a placement that admits none (MPICH's smp with a rank per node), a process
- * count none runs at. */
+ * with the arguments pact sim's engines build for it (pact_sweep_build_args); else the cell and each
+ * candidate's reason, before anything runs: a placement that admits none (MPICH's smp with a rank per node),
+ * a process count none runs at. */
 static gboolean runnable_everywhere(const pact_experiment *e, pact_coll c, GPtrArray *algs, GError **err)
 {
     for (guint i = 0; i < e->studies->len; i++) {
@@ -302,14 +302,8 @@ static gboolean runnable_everywhere(const pact_experiment *e, pact_coll c, GPtrA
                 char msg[256];
                 if (pact_spec_parse(c, algs->pdata[k], &a, &v, msg, sizeof msg) != PACT_OK)
                     continue; /* pact_tune_candidates refused it already */
-                pact_build_args args = {.coll = c,
-                                        .size = s->procs,
-                                        .root = s->root,
-                                        .commutative = 1,
-                                        .elem_size = pact_dtype_size(s->dtype),
-                                        .params = v,
-                                        .place = &place};
-                args.count = args.elem_size ? (size_t)(bytes / args.elem_size) : 0;
+                pact_build_args args;
+                pact_sweep_build_args(s, &place, v, bytes, &args);
                 const char *reason = NULL;
                 any = pact_alg_applies(a, &args, &reason) == PACT_OK;
                 if (!any)
