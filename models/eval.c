@@ -182,23 +182,25 @@ static inline uint32_t ready_pop(sim_t *x, int r)
 static inline void release(sim_t *x, int r, uint32_t op)
 {
     const pact_model_sched *s = x->s;
-    wop *wo = x->w->wo;
+    uint32_t *wo = x->w->wo;
+    const uint32_t b = s->base[r];
+    const sop *o = &s->op[s->shb[r] + (op - b)];
     x->w->done[r]++;
     if (x->prefetch && op + PREFETCH < s->base[r + 1]) { /* its own: a rank of a few operations, nothing */
-        __builtin_prefetch(&s->op[op + PREFETCH]);
+        __builtin_prefetch(o + PREFETCH);
         __builtin_prefetch(&wo[op + PREFETCH], 1);
-        __builtin_prefetch(&s->succ[s->op[op + PREFETCH / 2].sfirst]);
+        __builtin_prefetch(&s->chan[op + PREFETCH]);
+        __builtin_prefetch(&s->succ[o[PREFETCH / 2].sfirst]);
     }
-    for (uint32_t k = s->op[op].sfirst; k < s->op[op + 1].sfirst; k++)
-        if (--wo[s->succ[k]].pending == 0)
-            ready_push(x, r, s->succ[k]);
+    for (uint32_t k = o[0].sfirst; k < o[1].sfirst; k++)
+        if (--wo[b + s->succ[k]] == 0)
+            ready_push(x, r, b + s->succ[k]);
 }
 
 /* A request of rank r completed at t: MPI_Waitsome will return it; wake the rank if it waits. */
-static void request_done(sim_t *x, uint32_t op, double t)
+static void request_done(sim_t *x, int r, uint32_t op, double t)
 {
     pact_model_eval *w = x->w;
-    int r = x->s->op[op].owner;
     if (w->recording)
         w->rec[op].end = t;
     w->comp[x->s->base[r] + w->comp_n[r]++] = op;
@@ -214,11 +216,13 @@ static void request_done(sim_t *x, uint32_t op, double t)
 
 void pact_ev_deliver(sim_t *x, uint32_t f, double now)
 {
-    uint32_t snd = x->w->fl[f].snd, rcv = x->w->fl[f].rcv;
+    const flow *fl = &x->w->fl[f];
+    uint32_t snd = fl->snd, rcv = fl->rcv;
+    int src = fl->src, dst = fl->dst;
     flow_free(x->w, f);
-    request_done(x, rcv, now);
-    if (!(op_bytes(x->s, snd) < x->m->eager_limit))
-        request_done(x, snd, now);
+    request_done(x, dst, rcv, now);
+    if (!(op_bytes(x->s, src, snd) < x->m->eager_limit))
+        request_done(x, src, snd, now);
 }
 
 /* ---- messages ---- */
@@ -239,13 +243,15 @@ static inline void link_params(const sim_t *x, int a, int b, double *alpha, doub
  * the same instant take the ports in the order their sends were posted.  On shared links it waits its
  * latency, then flows; between two ranks of one node over a private loopback, which nothing shares: its
  * end is known now. */
-static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
+static void match(sim_t *x, uint32_t snd, uint32_t rcv, const schan *ch, double now)
 {
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
     uint32_t f = flow_new(x, snd, rcv);
     if (f == NONE)
         return;
+    w->fl[f].src = ch->src;
+    w->fl[f].dst = ch->dst;
     if (w->recording) {
         w->rec[snd].match = rcv;
         w->rec[rcv].match = snd;
@@ -254,15 +260,15 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, double now)
     if (x->m->net == PACT_NET_SHARED) {
         uint32_t l[PACT_ROUTE_MAX];
         double lat, iw, bw;
-        if (pact_ev_flow_links(x, s->op[snd].owner, s->op[rcv].owner, l, &lat, &iw, &bw) == 0) {
+        if (pact_ev_flow_links(x, ch->src, ch->dst, l, &lat, &iw, &bw) == 0) {
             /* a private link: latency, then the bytes at its rate, known now */
-            double t = now + lat, dt = (op_bytes(s, snd) + x->m->envelope) / bw;
+            double t = now + lat, dt = (op_bytes(s, ch->src, snd) + x->m->envelope) / bw;
             pushed = ev_push(w, t + (dt > 0 ? dt : 0), EV_FLOW_END, f, w->fl[f].ver, rcv);
         } else {
             pushed = ev_push(w, now + lat, EV_LAT_END, f, 0, rcv);
         }
     } else {
-        uint64_t key = ((uint64_t)(w->wo[snd].post_seq & 0xfffffff) << 28) | (uint64_t)(s->op[snd].owner & 0xfffffff);
+        uint64_t key = ((uint64_t)(w->wo[snd] & 0xfffffff) << 28) | (uint64_t)(ch->src & 0xfffffff);
         pushed = ev_push(w, now, EV_CLAIM, f, 0, key);
     }
     if (!pushed)
@@ -275,8 +281,8 @@ static void claim(sim_t *x, uint32_t f, double now)
     const pact_model_sched *s = x->s;
     const pact_model_params *m = x->m;
     uint32_t snd = w->fl[f].snd, rcv = w->fl[f].rcv;
-    int src = s->op[snd].owner, dst = s->op[rcv].owner;
-    double alpha, beta, bytes = op_bytes(s, snd) + m->envelope, end;
+    int src = w->fl[f].src, dst = w->fl[f].dst;
+    double alpha, beta, bytes = op_bytes(s, src, snd) + m->envelope, end;
     link_params(x, src, dst, &alpha, &beta);
     if (m->net == PACT_NET_LOGGP) {
         double wire = (bytes > 1 ? bytes - 1 : 0) * m->G;
@@ -298,42 +304,45 @@ static void claim(sim_t *x, uint32_t f, double now)
         x->oom = TRUE;
 }
 
-static void post(sim_t *x, int r, uint32_t op, double now)
+/* Rank r posts send or receive `op`, whose record is o. */
+static void post(sim_t *x, int r, uint32_t op, const sop *o, double now)
 {
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
-    uint32_t c = s->op[op].chan, slot = s->chan_base[c];
-    w->wo[op].post_seq = w->seq[r]++;
+    const uint32_t c = s->chan[op];
+    const schan *ch = &s->ch[c];
+    const uint32_t slot = ch->slot;
+    w->wo[op] = w->seq[r]++;
     if (x->prefetch && op + PREFETCH / 2 < s->base[r + 1]) { /* the channel of an operation ahead */
-        uint32_t c2 = s->op[op + PREFETCH / 2].chan;
-        __builtin_prefetch(&s->chan_base[c2]);
+        uint32_t c2 = s->chan[op + PREFETCH / 2];
+        __builtin_prefetch(&s->ch[c2]);
         __builtin_prefetch(&w->ns[c2], 1);
         __builtin_prefetch(&w->nr[c2], 1);
     }
     if (w->recording)
         w->rec[op].start = now;
-    if (s->op[op].kind == PACT_OP_SEND) {
+    if (SOP_KIND(o) == PACT_OP_SEND) {
         uint32_t k = w->ns[c]++;
         w->sslot[slot + k] = op;
-        if (op_bytes(s, op) < x->m->eager_limit)
-            request_done(x, op, now);
+        if (s->bval[SOP_BIDX(o)] < x->m->eager_limit)
+            request_done(x, r, op, now);
         if (w->nr[c] > k)
-            match(x, op, w->rslot[slot + k], now);
+            match(x, op, w->rslot[slot + k], ch, now);
     } else {
         uint32_t k = w->nr[c]++;
         w->rslot[slot + k] = op;
         if (w->ns[c] > k)
-            match(x, w->sslot[slot + k], op, now);
+            match(x, w->sslot[slot + k], op, ch, now);
     }
 }
 
-static double local_cost(const sim_t *x, uint32_t op)
+static double local_cost(const sim_t *x, const sop *o)
 {
-    switch (x->s->op[op].kind) {
+    switch (SOP_KIND(o)) {
     case PACT_OP_REDUCE:
-        return x->m->gamma * op_bytes(x->s, op);
+        return x->m->gamma * x->s->bval[SOP_BIDX(o)];
     case PACT_OP_COPY:
-        return x->m->copy_beta * op_bytes(x->s, op);
+        return x->m->copy_beta * x->s->bval[SOP_BIDX(o)];
     default:
         return 0;
     }
@@ -347,7 +356,7 @@ static void collect(sim_t *x, int r)
     uint32_t n = w->comp_n[r];
     for (uint32_t i = 1; i < n; i++) {
         uint32_t v = c[i], j = i;
-        while (j > 0 && w->wo[c[j - 1]].post_seq > w->wo[v].post_seq) {
+        while (j > 0 && w->wo[c[j - 1]] > w->wo[v]) {
             c[j] = c[j - 1];
             j--;
         }
@@ -367,12 +376,13 @@ static void advance(sim_t *x, int r, double now)
     for (;;) {
         while (w->heap_n[r] > 0) {
             uint32_t op = ready_pop(x, r);
-            uint8_t k = s->op[op].kind;
+            const sop *o = op_rec(s, r, op);
+            uint8_t k = SOP_KIND(o);
             if (k == PACT_OP_SEND || k == PACT_OP_RECV) {
-                post(x, r, op, now);
+                post(x, r, op, o, now);
                 continue;
             }
-            double cost = local_cost(x, op);
+            double cost = local_cost(x, o);
             if (w->recording)
                 w->rec[op] = (pact_model_op_time){now, now + (cost > 0 ? cost : 0), NONE};
             if (cost > 0) {
@@ -424,8 +434,11 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: shared links need beta > 0");
         return FALSE;
     }
-    for (size_t i = 0; i < s->n; i++)
-        w->wo[i].pending = s->op[i].pending0;
+    for (int r = 0; r < P; r++) {
+        const uint16_t *pd = s->pend0 + s->shb[r];
+        for (uint32_t op = s->base[r], i = 0; op < s->base[r + 1]; op++, i++)
+            w->wo[op] = pd[i];
+    }
     if (w->recording)
         for (size_t i = 0; i < s->n; i++)
             w->rec[i] = (pact_model_op_time){NAN, NAN, NONE};
@@ -473,7 +486,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         /* operations with no dependency, ascending: already a heap */
         uint32_t k = 0, *h = w->heap + s->base[r];
         for (uint32_t op = s->base[r]; op < s->base[r + 1]; op++)
-            if (s->op[op].pending0 == 0)
+            if (w->wo[op] == 0)
                 h[k++] = op;
         w->heap_n[r] = k;
         w->exit[r] = a;

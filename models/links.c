@@ -232,8 +232,7 @@ void pact_ev_flow_start(sim_t *x, uint32_t f, double now)
     const pact_model_sched *s = x->s;
     uint32_t l[PACT_ROUTE_MAX];
     double lat, iw, bw;
-    uint32_t n = (uint32_t)pact_ev_flow_links(x, s->op[w->fl[f].snd].owner, s->op[w->fl[f].rcv].owner, l,
-                                              &lat, &iw, &bw);
+    uint32_t n = (uint32_t)pact_ev_flow_links(x, w->fl[f].src, w->fl[f].dst, l, &lat, &iw, &bw);
     uint32_t c = class_get(x, l, n, iw, now);
     if (c == NONE)
         return;
@@ -242,7 +241,7 @@ void pact_ev_flow_start(sim_t *x, uint32_t f, double now)
     k->last = now;
     flow *fl = &w->fl[f];
     fl->cls = c;
-    fl->target = k->V + (op_bytes(s, fl->snd) + x->m->envelope);
+    fl->target = k->V + (op_bytes(s, fl->src, fl->snd) + x->m->envelope);
     fl->hl = fl->hr = NONE;
     fl->npl = 1;
     uint32_t root = k->root;

@@ -3,8 +3,10 @@
  *
  * Streamed: one rank's schedule is built into one reused pact_sched and appended to compact per-operation
  * arrays, so that no more than one rank's IR is ever held (at 1024 ranks of ring allreduce the P schedules
- * together took 400 MB).  Channels are numbered per receiving rank from its own receives, sorted by (source,
- * tag); each send then finds its channel by binary search in its destination's list: no table of P^2 keys. */
+ * together took 400 MB).  A rank whose schedule has the shape of one before it (eval_int.h: the same records,
+ * dependencies and successors) shares that shape's records; it keeps its channels only.  Channels are
+ * numbered per receiving rank from its own receives, sorted by (source, tag); each send then finds its
+ * channel by binary search in its destination's list: no table of P^2 keys. */
 #include "eval_int.h"
 
 void pact_model_sched_free(pact_model_sched *s)
@@ -12,10 +14,13 @@ void pact_model_sched_free(pact_model_sched *s)
     if (!s)
         return;
     free(s->base);
+    free(s->shb);
     free(s->op);
+    free(s->pend0);
     free(s->bval);
     free(s->succ);
-    free(s->chan_base);
+    free(s->chan);
+    free(s->ch);
     free(s);
 }
 
@@ -41,9 +46,18 @@ size_t pact_model_sched_first(const pact_model_sched *s, int r)
 
 void pact_model_sched_op(const pact_model_sched *s, size_t i, int *rank, pact_op_kind *kind, double *bytes)
 {
-    *rank = s->op[i].owner;
-    *kind = (pact_op_kind)s->op[i].kind;
-    *bytes = op_bytes(s, (uint32_t)i);
+    int lo = 0, hi = s->P - 1; /* the last rank whose first operation is at most i */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (s->base[mid] <= i)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const sop *o = op_rec(s, lo, (uint32_t)i);
+    *rank = lo;
+    *kind = (pact_op_kind)SOP_KIND(o);
+    *bytes = s->bval[SOP_BIDX(o)];
 }
 
 /* A receive of the rank being flattened, or a send waiting for its destination's channels. */
@@ -71,8 +85,12 @@ static int key_cmp(const void *a, const void *b)
 
 typedef struct {
     /* the growing flattened arrays */
-    size_t cap_op, cap_succ, cap_send, cap_chan, cap_key, cap_loc, cap_bval;
-    msg_key *sends; /* every send: (destination, tag, op) */
+    size_t cap_op, cap_opc, cap_succ, cap_send, cap_chan, cap_key, cap_loc, cap_bval, cap_t, cap_tp, cap_ts;
+    sop *tsop;          /* one rank's shape, before it is compared with those stored: records from 0 */
+    uint16_t *tpend;    /* its dependencies */
+    uint32_t *tsucc;    /* its successors */
+    GHashTable *shapes; /* shape_hash -> first record + 1 of a shape with that hash */
+    msg_key *sends;     /* every send: (destination, tag, op) */
     size_t nsend;
     int32_t *csrc, *ctag; /* channel c: its source and tag (its destination is the rank it is listed under) */
     uint32_t *cfirst;     /* P + 1: rank r's channels are cfirst[r] .. */
@@ -118,6 +136,44 @@ oom:
     return FALSE;
 }
 
+/* A 64-bit hash of one rank's shape (FNV-1a over its records, dependencies and successors). */
+static uint64_t shape_hash(const sop *o, const uint16_t *pd, size_t m, const uint32_t *succ, size_t nsucc)
+{
+    uint64_t h = 1469598103934665603ull;
+#define MIX(v)                                                                                               \
+    do {                                                                                                     \
+        h ^= (uint64_t)(v);                                                                                  \
+        h *= 1099511628211ull;                                                                               \
+    } while (0)
+    MIX(m);
+    for (size_t i = 0; i < m; i++) {
+        MIX(o[i].sfirst);
+        MIX(o[i].bk);
+        MIX(pd[i]);
+    }
+    for (size_t k = 0; k < nsucc; k++)
+        MIX(succ[k]);
+#undef MIX
+    return h;
+}
+
+/* Whether the shape of m records stored at op[j] (successors from its first record's sfirst on) is the one in
+ * the scratch arrays, whose records count successors from 0. */
+static gboolean shape_equal(const pact_model_sched *s, uint32_t j, size_t m, const prep_t *p, size_t nsucc)
+{
+    if (j + m > s->nshop)
+        return FALSE;
+    const sop *o = s->op + j;
+    uint32_t s0 = o[0].sfirst;
+    if (o[m].sfirst - s0 != nsucc)
+        return FALSE;
+    for (size_t i = 0; i < m; i++)
+        if (o[i].bk != p->tsop[i].bk || o[i].sfirst - s0 != p->tsop[i].sfirst ||
+            s->pend0[j + i] != p->tpend[i])
+            return FALSE;
+    return memcmp(s->succ + s0, p->tsucc, nsucc * sizeof(uint32_t)) == 0;
+}
+
 pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args *args, GError **err)
 {
     const int P = args->size;
@@ -130,14 +186,17 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     pact_sched sc;
     pact_sched_init(&sc);
     p.bsizes = g_hash_table_new(g_direct_hash, g_direct_equal);
+    p.shapes = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     gboolean ok = FALSE;
     const char *what = NULL; /* a refusal that is not a lack of memory */
     if (!s || !(s->base = malloc(((size_t)P + 1) * sizeof(uint32_t))) ||
+        !(s->shb = malloc((size_t)P * sizeof(uint32_t))) ||
         !(p.cfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))) ||
         !(p.sfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))))
         goto oom;
     s->P = P;
-    size_t n = 0, nsucc = 0;
+    size_t n = 0, nsucc = 0; /* operations of all ranks; successors of all shapes */
+    uint32_t last_shape = NONE;
     for (int r = 0; r < P; r++) {
         pact_build_args a = *args;
         a.rank = r;
@@ -150,50 +209,17 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                         rc == PACT_ERR_RESTRICTED && why ? why : "the builder failed");
             goto out;
         }
-        if (n + sc.nops >= UINT32_MAX || nsucc + sc.ndeps >= UINT32_MAX) {
+        const size_t m = sc.nops;
+        if (n + m >= UINT32_MAX || s->nshop + m >= UINT32_MAX || nsucc + sc.ndeps >= UINT32_MAX) {
             what = "more than 2^32 operations";
             goto refuse;
         }
         s->base[r] = (uint32_t)n;
         p.sfirst[r] = (uint32_t)p.nsend;
-        const size_t m = sc.nops;
-        if (r == 1 && P > 2) {
-            /* Room for P ranks like the larger of ranks 0 and 1, and a sixteenth more, in one block on huge
-             * pages: first touches of small pages were half of preparing 1024 ranks of ring allreduce, and
-             * a block of huge pages must not grow (mremap splits them; scatter-allgather bcast, whose ranks
-             * differ by a few operations, prepared more slowly with room for P ranks like rank 1 alone).
-             * Room left untouched costs address space only; past 1 GiB in all, none is made. */
-            size_t ns1 = 0, nr1 = 0, more = (size_t)P - 1;
-            for (size_t i = 0; i < m; i++) {
-                ns1 += sc.ops[i].kind == PACT_OP_SEND;
-                nr1 += sc.ops[i].kind == PACT_OP_RECV;
-            }
-            ns1 = MAX(ns1, p.nsend);
-            nr1 = MAX(nr1, s->nchan); /* rank 0's receives: at least its channels */
-            size_t m1 = MAX(m, n), d1 = MAX(sc.ndeps, nsucc);
-            more += more / 16;
-            if ((m1 * sizeof(sop) + d1 * sizeof(uint32_t) + ns1 * sizeof(msg_key) + nr1 * 3 * sizeof(uint32_t)) *
-                    more > ((size_t)1 << 30))
-                more = 0; /* presize leaves each array as it is */
-            /* the op array has one record more than its capacity; the channel arrays share one */
-            size_t cop = p.cap_op + 1, c1 = p.cap_chan, c2 = p.cap_chan, c3 = p.cap_chan;
-            if (!presize((void **)&s->op, &cop, n + m1 * more + 2, sizeof(*s->op)) ||
-                !presize((void **)&s->succ, &p.cap_succ, nsucc + d1 * more + 1, sizeof(*s->succ)) ||
-                !presize((void **)&p.sends, &p.cap_send, p.nsend + ns1 * more, sizeof(*p.sends)) ||
-                !presize((void **)&p.csrc, &c1, s->nchan + nr1 * more, sizeof(*p.csrc)) ||
-                !presize((void **)&p.ctag, &c2, s->nchan + nr1 * more, sizeof(*p.ctag)) ||
-                !presize((void **)&p.crecv, &c3, s->nchan + nr1 * more, sizeof(*p.crecv)))
-                goto oom;
-            p.cap_op = cop - 1;
-            p.cap_chan = MIN(c1, MIN(c2, c3));
-        }
-        if (n + m + 1 > p.cap_op) { /* every per-operation array has this capacity */
-            size_t c = n + m + 1 + (n + m + 1) / 2 + 16;
-            if (!grow((void **)&s->op, c + 1, sizeof(*s->op)))
-                goto oom;
-            p.cap_op = c;
-        }
-        ENSURE(s->succ, p.cap_succ, nsucc + sc.ndeps + 1);
+        ENSURE(s->chan, p.cap_opc, n + m + 1);
+        ENSURE(p.tsop, p.cap_t, m + 1);
+        ENSURE(p.tpend, p.cap_tp, m + 1);
+        ENSURE(p.tsucc, p.cap_ts, sc.ndeps + 1);
         ENSURE(p.loc, p.cap_loc, m + 1);
         memset(p.loc, 0, (m + 1) * sizeof(uint32_t));
         size_t nk = 0;
@@ -204,15 +230,14 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 what = "an operation with more than 65535 dependencies";
                 goto refuse;
             }
-            sop *so = &s->op[g];
-            so->kind = (uint8_t)o->kind;
-            so->owner = r;
-            so->pending0 = (uint16_t)o->ndeps;
-            so->chan = 0;
-            if (!byte_index(s, &p, pact_op_bytes(&sc, o), &so->bidx)) {
-                what = "more than 2^32 distinct message sizes";
+            uint32_t bidx;
+            if (!byte_index(s, &p, pact_op_bytes(&sc, o), &bidx) || bidx > SOP_BIDX_MAX) {
+                what = "more than 2^24 distinct message sizes";
                 goto refuse;
             }
+            p.tsop[i].bk = bidx << 8 | (uint8_t)o->kind;
+            p.tpend[i] = (uint16_t)o->ndeps;
+            s->chan[g] = 0;
             for (uint32_t d = 0; d < o->ndeps; d++)
                 p.loc[pact_op_deps(&sc, i)[d] + 1]++;
             if (o->kind == PACT_OP_SEND) {
@@ -223,16 +248,85 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 p.keys[nk++] = (msg_key){o->peer, o->tag, (uint32_t)g};
             }
         }
-        /* successors, in global indices */
+        /* successors, as indices in the rank */
         for (size_t i = 0; i < m; i++)
             p.loc[i + 1] += p.loc[i];
         for (size_t i = 0; i < m; i++)
-            s->op[n + i].sfirst = (uint32_t)(nsucc + p.loc[i]);
+            p.tsop[i].sfirst = p.loc[i];
+        p.tsop[m].sfirst = (uint32_t)sc.ndeps;
         for (size_t i = 0; i < m; i++)
             for (uint32_t d = 0; d < sc.ops[i].ndeps; d++) {
                 uint32_t q = pact_op_deps(&sc, i)[d];
-                s->succ[nsucc + p.loc[q]++] = (uint32_t)(n + i);
+                p.tsucc[p.loc[q]++] = (uint32_t)i;
             }
+        /* this rank's shape: the last rank's, one seen before, or a new one */
+        uint32_t shape = NONE;
+        if (last_shape != NONE && shape_equal(s, last_shape, m, &p, sc.ndeps)) {
+            shape = last_shape;
+        } else {
+            uint64_t h = shape_hash(p.tsop, p.tpend, m, p.tsucc, sc.ndeps);
+            gpointer v = g_hash_table_lookup(p.shapes, &h);
+            if (v && shape_equal(s, (uint32_t)(GPOINTER_TO_SIZE(v) - 1), m, &p, sc.ndeps)) {
+                shape = (uint32_t)(GPOINTER_TO_SIZE(v) - 1);
+            } else {
+                shape = (uint32_t)s->nshop;
+                if (s->nshop + m + 1 > p.cap_op) {
+                    size_t c = s->nshop + m + 1 + (s->nshop + m + 1) / 2 + 16;
+                    if (!grow((void **)&s->op, c + 1, sizeof(*s->op)) ||
+                        !grow((void **)&s->pend0, c, sizeof(*s->pend0)))
+                        goto oom;
+                    p.cap_op = c;
+                }
+                ENSURE(s->succ, p.cap_succ, nsucc + sc.ndeps + 1);
+                for (size_t i = 0; i <= m; i++)
+                    s->op[s->nshop + i] = (sop){(uint32_t)nsucc + p.tsop[i].sfirst, p.tsop[i].bk};
+                memcpy(s->pend0 + s->nshop, p.tpend, m * sizeof(uint16_t));
+                memcpy(s->succ + nsucc, p.tsucc, sc.ndeps * sizeof(uint32_t));
+                s->nshop += m;
+                nsucc += sc.ndeps;
+                s->nshape++;
+                if (!v) {
+                    uint64_t *k = g_new(uint64_t, 1);
+                    *k = h;
+                    g_hash_table_insert(p.shapes, k, GSIZE_TO_POINTER((gsize)shape + 1));
+                }
+            }
+            last_shape = shape;
+        }
+        s->shb[r] = shape;
+        if (r == 1 && P > 2) {
+            /* Room for P ranks like the larger of ranks 0 and 1, and a sixteenth more, in one block on huge
+             * pages: first touches of small pages were half of preparing 1024 ranks of ring allreduce, and
+             * a block of huge pages must not grow (mremap splits them; scatter-allgather bcast, whose ranks
+             * differ by a few operations, prepared more slowly with room for P ranks like rank 1 alone).
+             * The shapes get room for P only when ranks 0 and 1 differ in shape.  Room left untouched costs
+             * address space only; past 1 GiB in all, none is made. */
+            size_t ns1 = MAX(p.nsend - p.sfirst[1], p.sfirst[1]), nr1 = MAX(nk, s->nchan);
+            size_t m1 = MAX(m, n), d1 = MAX(sc.ndeps, nsucc), more = (size_t)P - 1;
+            more += more / 16;
+            const gboolean shaped = s->shb[1] != s->shb[0];
+            size_t per = m1 * sizeof(uint32_t) + ns1 * sizeof(msg_key) + nr1 * 3 * sizeof(uint32_t) +
+                         (shaped ? m1 * (sizeof(sop) + sizeof(uint16_t)) + d1 * sizeof(uint32_t) : 0);
+            if (per * more > ((size_t)1 << 30))
+                more = 0; /* presize leaves each array as it is */
+            /* the channel arrays share one capacity */
+            size_t c1 = p.cap_chan, c2 = p.cap_chan, c3 = p.cap_chan;
+            if (!presize((void **)&s->chan, &p.cap_opc, n + m1 * more + 1, sizeof(*s->chan)) ||
+                !presize((void **)&p.sends, &p.cap_send, p.nsend + ns1 * more, sizeof(*p.sends)) ||
+                !presize((void **)&p.csrc, &c1, s->nchan + nr1 * more, sizeof(*p.csrc)) ||
+                !presize((void **)&p.ctag, &c2, s->nchan + nr1 * more, sizeof(*p.ctag)) ||
+                !presize((void **)&p.crecv, &c3, s->nchan + nr1 * more, sizeof(*p.crecv)))
+                goto oom;
+            p.cap_chan = MIN(c1, MIN(c2, c3));
+            if (shaped) {
+                size_t cop = p.cap_op + 1, cpd = p.cap_op;
+                if (!presize((void **)&s->op, &cop, s->nshop + m1 * more + 2, sizeof(*s->op)) ||
+                    !presize((void **)&s->pend0, &cpd, s->nshop + m1 * more + 1, sizeof(*s->pend0)) ||
+                    !presize((void **)&s->succ, &p.cap_succ, nsucc + d1 * more + 1, sizeof(*s->succ)))
+                    goto oom;
+                p.cap_op = MIN(cop - 1, cpd);
+            }
+        }
         /* this rank's channels: its receives by (source, tag) */
         size_t sorted = 1;
         while (sorted < nk && key_cmp(&p.keys[sorted - 1], &p.keys[sorted]) < 0)
@@ -255,21 +349,22 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 p.crecv[s->nchan] = 0;
                 s->nchan++;
             }
-            s->op[p.keys[k].op].chan = (uint32_t)s->nchan - 1;
+            s->chan[p.keys[k].op] = (uint32_t)s->nchan - 1;
             p.crecv[s->nchan - 1]++;
         }
         n += m;
-        nsucc += sc.ndeps;
     }
     s->base[P] = (uint32_t)n;
     p.cfirst[P] = (uint32_t)s->nchan;
     p.sfirst[P] = (uint32_t)p.nsend;
     s->n = n;
-    s->op[n].sfirst = (uint32_t)nsucc;
     /* Each send finds its channel among its destination's; the k-th send of a channel pairs with its k-th
      * receive, in posting order, at evaluation. */
-    if (!(s->chan_base = calloc(s->nchan + 1, sizeof(uint32_t))))
+    if (!(s->ch = calloc(s->nchan + 1, sizeof(schan))))
         goto oom;
+    for (int r = 0; r < P; r++)
+        for (size_t c = p.cfirst[r]; c < p.cfirst[r + 1]; c++)
+            s->ch[c] = (schan){0, p.csrc[c], r};
     int src = 0;
     for (size_t k = 0; k < p.nsend; k++) {
         while (k >= p.sfirst[src + 1])
@@ -292,22 +387,22 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                         pact_coll_name(alg->coll), alg->name, P, nsends, src, q->peer, q->tag);
             goto out;
         }
-        s->op[q->op].chan = (uint32_t)lo;
-        s->chan_base[lo + 1]++; /* sends per channel, for now */
+        s->chan[q->op] = (uint32_t)lo;
+        s->ch[lo + 1].slot++; /* sends per channel, for now */
     }
     for (int r = 0; r < P; r++)
         for (size_t c = p.cfirst[r]; c < p.cfirst[r + 1]; c++)
-            if (s->chan_base[c + 1] != p.crecv[c]) {
+            if (s->ch[c + 1].slot != p.crecv[c]) {
                 g_set_error(
                     err, PACT_ERROR, PACT_ERROR_INPUT,
                     "model: %s %s on %d ranks: %u sends from rank %d to rank %d (tag %d) but %u receives",
-                    pact_coll_name(alg->coll), alg->name, P, s->chan_base[c + 1], p.csrc[c], r, p.ctag[c],
+                    pact_coll_name(alg->coll), alg->name, P, s->ch[c + 1].slot, p.csrc[c], r, p.ctag[c],
                     p.crecv[c]);
                 goto out;
             }
     for (size_t c = 0; c < s->nchan; c++)
-        s->chan_base[c + 1] += s->chan_base[c];
-    s->nmsg = s->chan_base[s->nchan];
+        s->ch[c + 1].slot += s->ch[c].slot;
+    s->nmsg = s->ch[s->nchan].slot;
     ok = TRUE;
     goto out;
 refuse:
@@ -326,7 +421,11 @@ out:
     free(p.crecv);
     free(p.keys);
     free(p.loc);
+    free(p.tsop);
+    free(p.tpend);
+    free(p.tsucc);
     g_hash_table_destroy(p.bsizes);
+    g_hash_table_destroy(p.shapes);
     if (!ok) {
         pact_model_sched_free(s);
         return NULL;
