@@ -560,6 +560,11 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
         return FALSE;
     }
+    if (w->q.past) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: internal error: an event scheduled before the time"
+                                                     " it was scheduled at");
+        return FALSE;
+    }
     double emax = -INFINITY;
     for (int r = 0; r < P; r++) {
         uint32_t nops = s->base[r + 1] - s->base[r];

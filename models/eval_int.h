@@ -94,30 +94,18 @@ typedef struct {
     uint8_t type;
 } event;
 
-/* The event queue (queue.c): buckets of events by time. */
+/* The event queue (queue.c): a radix heap of events on their times' bits, and the instant that runs. */
 typedef struct {
-    uint64_t key;
-    uint32_t id, ver, next;
-    uint8_t type;
-} qnode;
+    event *v;
+    size_t n, cap;
+    uint64_t min; /* the least time (ordered bits, queue.c) in v, when n > 0 */
+} rbucket;
 
 typedef struct {
-    double t;
-    uint32_t head, tail, n;
-} qbucket;
-
-typedef struct {
-    qnode *nd; /* events waiting in buckets, in lists; a free list through next */
-    uint32_t nnd, nfree;
-    size_t cap_nd;
-    qbucket *bk; /* buckets; a free list through head */
-    uint32_t nbk, bfree;
-    size_t cap_bk;
-    uint32_t *bh, nbh; /* heap of buckets by time */
-    size_t cap_bh;
-    uint64_t *hk;              /* time (bits) -> bucket */
-    uint32_t *hv, hmask, hcount;
-    int active; /* the instant cur_t runs: its events sorted in cur[icur ..], and late ones in late */
+    rbucket rb[65]; /* rb[i]: events whose time's ordered bits first differ from `last` at bit i - 1 */
+    uint64_t used;  /* bit i - 1: rb[i] holds events (i >= 1) */
+    uint64_t last;  /* the ordered bits of the last instant taken out (rb[0] holds events at it) */
+    int active;     /* the instant cur_t runs: its events sorted in cur[icur ..], and late ones in late */
     double cur_t;
     event *cur, *tmp;
     size_t ncur, icur, cap_cur, cap_tmp;
@@ -125,6 +113,7 @@ typedef struct {
     size_t nlate, cap_late;
     size_t n; /* events waiting */
     gboolean oom;
+    gboolean past; /* an event was scheduled before the last instant taken out: the evaluator's error */
 } evq;
 
 void evq_free(evq *q);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "eval_int.h" /* the event queue */
 #include "pact_host.h"
 #include "pact_models.h"
 
@@ -484,6 +485,109 @@ static void test_many_ranks(void)
     pact_model_eval_free(w);
 }
 
+/* The evaluator's event queue against a sorted reference: 200,000 random steps of pushes (at the current
+ * time, at times already queued, at new ones, negative times and -0 included) and pops; every pop is the
+ * least (time, class, key) waiting, evq_next_before agrees with the reference, and a push before the last
+ * instant taken out is reported (q.past), not misplaced. */
+typedef struct {
+    double t;
+    uint64_t key;
+} ref_ev;
+
+static int ref_cmp(const ref_ev *a, const ref_ev *b)
+{
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static void test_event_queue(void)
+{
+    GRand *rng = g_rand_new_with_seed(17);
+    evq q;
+    memset(&q, 0, sizeof(q));
+    evq_reset(&q);
+    GArray *ref = g_array_new(FALSE, FALSE, sizeof(ref_ev));
+    double now = -1e-3, times[64];
+    int ntimes = 0;
+    uint32_t uniq = 0;
+    size_t pops = 0;
+    for (int step = 0; step < 200000; step++) {
+        if (ref->len == 0 || g_rand_int_range(rng, 0, 100) < 48) {
+            double t;
+            switch (g_rand_int_range(rng, 0, 5)) {
+            case 0:
+                t = now; /* the instant that runs */
+                break;
+            case 1: /* a time already queued, if not past */
+                t = ntimes ? times[g_rand_int_range(rng, 0, ntimes)] : now;
+                if (t < now)
+                    t = now;
+                break;
+            case 2:
+                t = now + g_rand_double_range(rng, 0, 1e-9);
+                break;
+            case 3:
+                t = now < 0 && now > -1e-5 ? -0.0 : now + 1e-6 * g_rand_int_range(rng, 0, 4);
+                break;
+            default:
+                t = now + g_rand_double_range(rng, 0, 1e-3);
+            }
+            if (t < now)
+                t = now;
+            uint8_t type = (uint8_t)g_rand_int_range(rng, 0, EV_SHARE + 1);
+            uint64_t key = ((uint64_t)g_rand_int_range(rng, 0, 1000) << 24) | uniq++;
+            g_assert_true(evq_push(&q, t, type, (uint32_t)step, 0, key));
+            ref_ev r = {t == 0 ? 0.0 : t, ((uint64_t)ev_class[type] << 56) | key};
+            g_array_append_val(ref, r);
+            times[ntimes < 64 ? ntimes++ : g_rand_int_range(rng, 0, 64)] = t;
+            continue;
+        }
+        size_t m = 0;
+        for (size_t i = 1; i < ref->len; i++)
+            if (ref_cmp(&g_array_index(ref, ref_ev, i), &g_array_index(ref, ref_ev, m)) < 0)
+                m = i;
+        ref_ev want = g_array_index(ref, ref_ev, m);
+        if (g_rand_int_range(rng, 0, 4) == 0) { /* evq_next_before at the least event's time or near it */
+            event k = {.t = want.t + (g_rand_boolean(rng) ? 0 : 1e-9),
+                       .key = (uint64_t)g_rand_int_range(rng, 0, 5) << 56};
+            ref_ev kr = {k.t, k.key};
+            g_assert_cmpint(evq_next_before(&q, &k), ==, ref_cmp(&want, &kr) < 0);
+        }
+        event e;
+        g_assert_true(evq_pop(&q, &e));
+        if (e.t != want.t || e.key != want.key)
+            g_error("pop %zu: (%.17g, %#" G_GINT64_MODIFIER
+                    "x), the least waiting is (%.17g, %#" G_GINT64_MODIFIER "x)",
+                    pops, e.t, e.key, want.t, want.key);
+        g_array_remove_index_fast(ref, (guint)m);
+        now = e.t;
+        pops++;
+    }
+    g_assert_cmpuint(q.n, ==, ref->len);
+    g_assert_false(q.past);
+    /* drain, then a push before the last instant */
+    event e;
+    while (evq_pop(&q, &e))
+        now = e.t;
+    g_assert_true(evq_push(&q, now - 1, EV_START, 0, 0, 0));
+    g_assert_true(q.past);
+    g_assert_cmpuint(pops, >, 50000);
+    /* -0 and 0 are one instant: its events go by key */
+    evq_reset(&q);
+    const double zt[] = {0.0, -0.0, 0.0, -0.0};
+    const uint64_t zk[] = {5, 3, 1, 4}, zwant[] = {1, 3, 4, 5};
+    for (int i = 0; i < 4; i++)
+        g_assert_true(evq_push(&q, zt[i], EV_START, 0, 0, zk[i]));
+    for (int i = 0; i < 4; i++) {
+        g_assert_true(evq_pop(&q, &e));
+        g_assert_cmpuint(e.key & 0xff, ==, zwant[i]);
+    }
+    evq_free(&q);
+    g_array_free(ref, TRUE);
+    g_rand_free(rng);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -498,6 +602,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/bad-files", test_bad_files);
     g_test_add_func("/models/routes", test_routes);
     g_test_add_func("/models/many-ranks", test_many_ranks);
+    g_test_add_func("/models/event-queue", test_event_queue);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
     return rc;
