@@ -127,11 +127,12 @@ gboolean evq_next_before(evq *q, const event *k);
 typedef struct {
     uint32_t snd, rcv;
     int32_t src, dst; /* their ranks */
-    uint32_t ver;    /* bumped at each new end time; a queued FLOW_END of an older version is void */
-    uint32_t cls;    /* shared links: its class */
-    double target;   /* shared links: it is delivered when its class has served `target` bytes per flow */
-    uint32_t hl, hr; /* shared links: leftist heap of its class, by target */
+    uint32_t ver;     /* bumped at each new end time; a queued FLOW_END of an older version is void */
+    uint32_t cls;     /* shared links: its class */
+    double target;    /* shared links: it is delivered when its class has served `target` bytes per flow */
+    uint32_t hl, hr;  /* shared links: its class's leftist heap by (target, seq); hl: next in the class's queue */
     uint32_t npl;
+    uint32_t seq; /* shared links: order of joining its class, which breaks ties in target (wraps past 2^32) */
 } flow;
 
 /* Shared links: the flows in flight along one route (from one host to another) form a class; all share one
@@ -156,7 +157,9 @@ typedef struct {
 typedef struct {
     /* what every step reads, first: with the first two links, two cache lines on one switch */
     uint32_t n;    /* flows */
-    uint32_t root; /* heap of its flows by target */
+    uint32_t root; /* heap of its flows by (target, seq) that joined behind a larger target */
+    uint32_t qh, qt; /* queue of the others, in order of (target, seq): flows that join with the largest
+                      * target so far (equal sizes, as V only grows) go to its end in O(1) */
     uint32_t nl;   /* links */
     uint32_t mark;
     uint32_t ver;         /* of its EV_CLASS_END in the queue: bumped when that event is void */
@@ -178,6 +181,8 @@ struct pact_model_eval {
     uint32_t *heap, *comp;
     /* per rank */
     uint32_t *heap_n, *comp_n, *done, *seq;
+    uint64_t *csort; /* collect's radix sort: twice the completed requests of a rank */
+    size_t cap_csort;
     int32_t *busy;
     uint8_t *waiting, *wake_pending;
     uint32_t *wakes, nwake; /* ranks woken at wake_t, a min-heap: the EV_WAKE events, outside the queue */
@@ -187,7 +192,7 @@ struct pact_model_eval {
     uint32_t *ns, *nr, *sslot, *rslot;
     /* flows in flight: a pool with a free list */
     flow *fl;
-    uint32_t nfl, ffree;
+    uint32_t nfl, ffree, fseq;
     /* shared links (one switch: 2 per node, up 2n and down 2n+1; else the routes' links): the classes on
      * each (an entry list), its flows and classes, its capacity; while sharing: capacity left, unfixed flows
      * and their weight, and capacity left per unit of weight.  Classes in a pool. */
