@@ -130,9 +130,9 @@ typedef struct {
     uint32_t ver;     /* bumped at each new end time; a queued FLOW_END of an older version is void */
     uint32_t cls;     /* shared links: its class */
     double target;    /* shared links: it is delivered when its class has served `target` bytes per flow */
-    uint32_t hl, hr;  /* shared links: its class's leftist heap by (target, seq); hl: next in the class's queue */
+    uint32_t hl, hr;  /* shared links: its class's leftist heap; hl: the next in the class's queue */
     uint32_t npl;
-    uint32_t seq; /* shared links: order of joining its class, which breaks ties in target (wraps past 2^32) */
+    uint32_t seq; /* shared links: order of joining its class: breaks ties in target (wraps past 2^32) */
 } flow;
 
 /* Shared links: the flows in flight along one route (from one host to another) form a class; all share one
