@@ -95,6 +95,7 @@ typedef struct {
 } event;
 
 /* The event queue (queue.c): a radix heap of events on their times' bits, and the instant that runs. */
+#define RB_DIGITS 16 /* hexadecimal digits of 64 bits */
 typedef struct {
     event *v;
     size_t n, cap;
@@ -102,9 +103,11 @@ typedef struct {
 } rbucket;
 
 typedef struct {
-    rbucket rb[65]; /* rb[i]: events whose time's ordered bits first differ from `last` at bit i - 1 */
-    uint64_t used;  /* bit i - 1: rb[i] holds events (i >= 1) */
-    uint64_t last;  /* the ordered bits of the last instant taken out (rb[0] holds events at it) */
+    /* rb[0]: events at `last`; rb[1 + 16 * d + v]: events whose time's ordered bits first differ from `last`
+     * in hexadecimal digit d, where theirs is v */
+    rbucket rb[1 + RB_DIGITS * 16];
+    uint64_t used[RB_DIGITS * 16 / 64]; /* bit b: rb[1 + b] holds events */
+    uint64_t last; /* the ordered bits of the last instant taken out */
     int active;     /* the instant cur_t runs: its events sorted in cur[icur ..], and late ones in late */
     double cur_t;
     event *cur, *tmp;

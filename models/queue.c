@@ -2,13 +2,14 @@
  *
  * Schedules run in lockstep where nothing delays them: at 2^20 ranks a million events share one instant, and
  * a heap of all events paid a cache miss per level for each (two thirds of the evaluation).  Here events wait
- * in a radix heap on their times' bits (65 buckets, each an array: an event moves down a bucket at a time, no
- * comparisons between events; time never goes back, which a radix heap needs); the earliest instant's events
- * are sorted once (radix sort on the key) when it comes up, and what is scheduled for the current instant
- * while it runs (port claims, the shared links' rates) waits in a small heap beside it.  The order of events
- * is exactly a heap's on (time, class, key), a total order.  The previous queue (a bucket per distinct time,
- * found by a hash and ordered by a 4-ary heap) spent a fifth of ring allreduce at 1024 ranks under random
- * arrivals, where nearly every instant is distinct, choosing among the heap's children. */
+ * in a radix heap on their times' bits (a bucket per hexadecimal digit and value, each an array: an event
+ * moves to lower buckets, no comparisons between events; time never goes back, which a radix heap needs);
+ * the earliest instant's events are sorted once (radix sort on the key) when it comes up, and what is
+ * scheduled for the current instant while it runs (port claims, the shared links' rates) waits in a small
+ * heap beside it.  The order of events is exactly a heap's on (time, class, key), a total order.  The
+ * previous queue (a bucket per distinct time, found by a hash and ordered by a 4-ary heap) spent a fifth of
+ * ring allreduce at 1024 ranks under random arrivals, where nearly every instant is distinct, choosing
+ * among the heap's children. */
 #include "eval_int.h"
 
 /* ---- times as ordered bits: a < b as doubles iff ord(a) < ord(b) as integers (no NaN) ---- */
@@ -28,56 +29,67 @@ static inline double unord(uint64_t u)
     return t;
 }
 
-/* The bucket of time bits u: 0 when u is `last`, else one more than the highest bit in which they differ. */
-static inline int rb_index(uint64_t u, uint64_t last)
+/* The bucket of time bits u: 0 when u is `last`; else by the highest hexadecimal digit in which they differ,
+ * and u's value there (greater than last's, as u comes after last).  Buckets in order hold events in order. */
+static inline uint32_t rb_index(uint64_t u, uint64_t last)
 {
     uint64_t d = u ^ last;
-    return d ? 64 - __builtin_clzll(d) : 0;
+    if (!d)
+        return 0;
+    uint32_t dig = (uint32_t)(63 - __builtin_clzll(d)) >> 2;
+    return 1 + 16 * dig + (uint32_t)((u >> (4 * dig)) & 15);
 }
 
-static gboolean rb_add(evq *q, int i, const event *e, uint64_t u)
+static inline gboolean rb_add(evq *q, uint32_t i, const event *e, uint64_t u)
 {
     rbucket *b = &q->rb[i];
-    if (!reserve_n((void **)&b->v, &b->cap, b->n + 1, sizeof(event)))
+    if (b->n == b->cap && !reserve_n((void **)&b->v, &b->cap, b->n + 1, sizeof(event)))
         return FALSE;
     if (b->n == 0 || u < b->min)
         b->min = u;
     b->v[b->n++] = *e;
     if (i > 0)
-        q->used |= 1ull << (i - 1);
+        q->used[(i - 1) >> 6] |= 1ull << ((i - 1) & 63);
     return TRUE;
 }
 
+/* The earliest non-empty bucket but rb[0], or 0 when none. */
+static inline uint32_t rb_first(const evq *q)
+{
+    for (uint32_t k = 0; k < G_N_ELEMENTS(q->used); k++)
+        if (q->used[k])
+            return 1 + 64 * k + (uint32_t)__builtin_ctzll(q->used[k]);
+    return 0;
+}
+
 /* rb[0] holds the events of the earliest time in the queue (which becomes `last`); FALSE when the queue is
- * empty or memory ran out (q->oom).  The earliest non-empty bucket rb[i] holds the earliest time (every
- * event in it agrees with `last` above bit i - 1 and has that bit set, so it comes after all events of lower
- * buckets and before all of higher ones); its events go down to buckets relative to their least time, each
- * to a lower bucket than before, so each event moves at most 64 times in all. */
+ * empty or memory ran out (q->oom).  The earliest non-empty bucket holds the earliest time (its events agree
+ * with `last` above their digit and have the same value in it, so they come after all events of lower
+ * buckets and before all of higher ones); its events go to buckets relative to their least time, each to a
+ * lower bucket than before (the others keep theirs), so each event moves at most 16 times in all, and in
+ * practice once or twice (with one bucket per bit, ring allreduce's events moved three times on average). */
 static gboolean rb_settle(evq *q)
 {
     if (q->rb[0].n > 0)
         return TRUE;
-    if (!q->used)
+    uint32_t i = rb_first(q);
+    if (i == 0)
         return FALSE;
-    int i = __builtin_ctzll(q->used) + 1;
     rbucket *b = &q->rb[i];
     event *v = b->v;
-    size_t n = b->n;
+    size_t n = b->n, cap = b->cap;
     q->last = b->min;
     /* the bucket's array is refilled below from others: take it out first */
     b->v = NULL;
-    size_t cap = b->cap;
     b->n = b->cap = 0;
-    q->used &= ~(1ull << (i - 1));
+    q->used[(i - 1) >> 6] &= ~(1ull << ((i - 1) & 63));
     gboolean ok = TRUE;
-    for (size_t k = 0; k < n && ok; k++)
-        ok = rb_add(q, rb_index(ord(v[k].t), q->last), &v[k], ord(v[k].t));
-    if (b->cap == 0) { /* keep the larger array for the bucket */
-        b->v = v;
-        b->cap = cap;
-    } else {
-        free(v);
+    for (size_t k = 0; k < n && ok; k++) {
+        uint64_t u = ord(v[k].t);
+        ok = rb_add(q, rb_index(u, q->last), &v[k], u);
     }
+    b->v = v; /* no event came back to it */
+    b->cap = cap;
     if (!ok)
         q->oom = TRUE;
     return ok;
@@ -119,7 +131,7 @@ static event late_pop(evq *q)
 
 void evq_free(evq *q)
 {
-    for (int i = 0; i < 65; i++)
+    for (size_t i = 0; i < G_N_ELEMENTS(q->rb); i++)
         free(q->rb[i].v);
     free(q->cur);
     free(q->tmp);
@@ -128,9 +140,9 @@ void evq_free(evq *q)
 
 void evq_reset(evq *q)
 {
-    for (int i = 0; i < 65; i++)
+    for (size_t i = 0; i < G_N_ELEMENTS(q->rb); i++)
         q->rb[i].n = 0;
-    q->used = 0;
+    memset(q->used, 0, sizeof(q->used));
     q->last = 0;
     q->active = 0;
     q->ncur = q->icur = 0;
@@ -266,12 +278,10 @@ gboolean evq_next_before(evq *q, const event *k)
         /* k may lie at the next instant of the queue: that instant becomes the current one (time gets there
          * either way), so that its events and k go in the order of their keys */
         uint64_t next;
-        if (q->rb[0].n > 0)
-            next = q->last;
-        else if (q->used)
-            next = q->rb[__builtin_ctzll(q->used) + 1].min;
-        else
+        uint32_t i = q->rb[0].n > 0 ? 0 : rb_first(q);
+        if (i == 0 && q->rb[0].n == 0)
             return FALSE;
+        next = i == 0 ? q->last : q->rb[i].min;
         double tn = unord(next);
         if (tn > k->t)
             return FALSE;
