@@ -107,7 +107,7 @@ int pb_place(const bench_t *b, pact_place *p)
 }
 
 /* Builds the schedule and allocates buffers for a cell.  PACT_ERR_RESTRICTED leaves `why` set; the
- * restriction is agreed over all ranks, since reduce's root alone may be in place. */
+ * restriction is agreed over all ranks, since reduce's root alone may be in place, and so is a failure. */
 int pb_call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, const char **why)
 {
     memset(k, 0, sizeof(*k));
@@ -115,6 +115,7 @@ int pb_call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, con
     k->inplace = pact_coll_rank_inplace(c->coll, b->rank, c->root, inplace);
     *why = NULL;
     size_t ns, nr, es = c->dt->size;
+    int rc = PACT_OK;
     pact_coll_buf_counts(c->coll, b->rank, b->size, c->root, c->count, &ns, &nr);
     if (strcmp(c->alg, "mpi") != 0) {
         k->alg = pact_alg_find(c->coll, c->alg);
@@ -153,18 +154,25 @@ int pb_call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, con
             *why = mine ? mine : elsewhere;
             return PACT_ERR_RESTRICTED;
         }
-        int rc = pact_build(k->alg, &a, &k->sched);
-        if (rc != PACT_OK) {
+        if ((rc = pact_build(k->alg, &a, &k->sched)) != PACT_OK) {
             *why = "schedule builder failed";
-            return rc;
+            goto agree;
+        }
+        const char *inj = getenv("PACT_BENCH_FAIL_SETUP"); /* fault injection for the tests: one rank fails */
+        if (inj && *inj && atoi(inj) == b->rank) {
+            *why = "set-up failure injected (PACT_BENCH_FAIL_SETUP)";
+            rc = PACT_ERR_ARG;
+            goto agree;
         }
     }
     if (k->inplace && pact_coll_inplace_whole(c->coll) && ns > nr)
         nr = ns; /* reduce_scatter in place: the receive buffer holds the whole input vector */
     k->send = balloc(b, ns * es);
     k->recv = balloc(b, nr * es);
-    if (!k->send || !k->recv)
-        return PACT_ERR_NOMEM;
+    if (!k->send || !k->recv) {
+        rc = PACT_ERR_NOMEM;
+        goto agree;
+    }
     k->x.comm = b->comm;
     k->x.dtype = c->dt->type;
     k->x.op = c->op->op;
@@ -177,13 +185,23 @@ int pb_call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, con
             (char *)k->recv + pact_coll_inplace_offset(c->coll, b->rank, b->size, c->count) * es;
     k->x.buf[PACT_BUF_RECV] = k->recv;
     for (int i = PACT_BUF_TMP0; i < PACT_NBUF; i++)
-        if (k->sched.buf_count[i] > 0 && !(k->x.buf[i] = balloc(b, k->sched.buf_count[i] * es)))
-            return PACT_ERR_NOMEM;
-    if (k->alg) {
-        int rc = pact_plan_new(&k->sched, &k->x, &k->plan);
-        if (rc != PACT_OK)
-            return rc;
+        if (k->sched.buf_count[i] > 0 && !(k->x.buf[i] = balloc(b, k->sched.buf_count[i] * es))) {
+            rc = PACT_ERR_NOMEM;
+            goto agree;
+        }
+    if (k->alg)
+        rc = pact_plan_new(&k->sched, &k->x, &k->plan);
+agree:;
+    /* A rank whose set-up failed runs no call: the others must not run theirs either (they would wait for it
+     * in the collective for ever), so every rank learns whether any failed. */
+    int bad = rc != PACT_OK, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, b->comm);
+    if (any && !bad) {
+        *why = "set-up failed on another rank";
+        rc = PACT_ERR_ARG;
     }
+    if (rc != PACT_OK)
+        return rc;
     pact_sched_free(&k->sched); /* the plan has what the calls need: keep each rank's memory small */
     return PACT_OK;
 }

@@ -233,7 +233,10 @@ static int matrix_cell(bench_t *b, cell_t *c, int inplace, long *passed, long *f
     if (rc == PACT_ERR_RESTRICTED) {
         (*skipped)++;
         rc = PACT_OK;
-    } else if (rc == PACT_OK) {
+    } else if (rc != PACT_OK) {
+        fprintf(stderr, "pact-bench: %s %s P=%d count=%zu: %s\n", pact_coll_name(c->coll), c->alg, b->size,
+                c->count, why ? why : "set-up failed");
+    } else {
         size_t bad = 0;
         if ((rc = pb_check_call(b, c, &k, &bad)) == PACT_OK) {
             if (bad) {

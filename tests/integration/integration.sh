@@ -228,3 +228,26 @@ bench_place() {
         [ "$(mpiexec.mpich -np 3 build/bin/pact-bench-mpich --place 2>/dev/null)" = "0 0 0" ]
 }
 check "bench driver: the node of every rank (SMPI hosts, one machine under Open MPI and MPICH)" bench_place
+
+# A set-up failure on one rank only (injected: PACT_BENCH_FAIL_SETUP=R) stops every rank with a message and a
+# non-zero exit.  Before the ranks agreed on it, the others entered the collective and waited for ever (the
+# timeout's 124); under Open MPI, MPICH and SMPI, single cell and matrix.
+bench_setup_fails() {
+    local out rc
+    out=$(PACT_BENCH_FAIL_SETUP=1 timeout 60 mpirun.openmpi -x PACT_BENCH_FAIL_SETUP -np 3 --oversubscribe \
+        --mca btl self,vader build/bin/pact-bench-mpi --coll allreduce --alg ring --count 100 --reps 2 2>&1)
+    rc=$?
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "set-up failure injected" <<<"$out" &&
+        [ "$(grep -c 'set-up failed on another rank' <<<"$out")" = 2 ] || return 1
+    out=$(PACT_BENCH_FAIL_SETUP=2 timeout 60 mpiexec.mpich -np 3 build/bin/pact-bench-mpich --matrix --coll bcast \
+        --algs binomial --counts 1 2>&1)
+    rc=$?
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "set-up failure injected" <<<"$out" || return 1
+    local d="$TMP/setup-fails"
+    $PACT platform export generic32x32 --nodes 2 --ppn 2 -o "$d" >/dev/null || return 1
+    out=$(PACT_BENCH_FAIL_SETUP=3 timeout 60 smpirun -np 4 -platform "$d/platform.xml" -hostfile "$d/hostfile" \
+        $(cat "$d/smpi-cfg") "$BENCH_SMPI" --coll reduce --alg binomial --count 10 2>&1)
+    rc=$?
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "set-up failure injected" <<<"$out"
+}
+check "bench driver: a set-up failure on one rank stops all ranks (no hang)" bench_setup_fails
