@@ -458,11 +458,6 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: shared links need beta > 0");
         return FALSE;
     }
-    for (int r = 0; r < P; r++) {
-        const uint16_t *pd = s->pend0 + s->shb[r];
-        for (uint32_t op = s->base[r], i = 0; op < s->base[r + 1]; op++, i++)
-            w->wo[op] = pd[i];
-    }
     if (w->recording)
         for (size_t i = 0; i < s->n; i++)
             w->rec[i] = (pact_model_op_time){NAN, NAN, NONE};
@@ -508,10 +503,11 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         amax = fmax(amax, a);
         w->spf[r] = w->rpf[r] = a;
         w->busy[r] = -1;
-        /* operations with no dependency, ascending: already a heap */
+        /* each operation's dependencies; those with none, ascending: already a heap */
+        const uint16_t *pd = s->pend0 + s->shb[r];
         uint32_t k = 0, *h = w->heap + s->base[r];
-        for (uint32_t op = s->base[r]; op < s->base[r + 1]; op++)
-            if (w->wo[op] == 0)
+        for (uint32_t op = s->base[r], i = 0; op < s->base[r + 1]; op++, i++)
+            if ((w->wo[op] = pd[i]) == 0)
                 h[k++] = op;
         w->heap_n[r] = k;
         w->exit[r] = a;

@@ -96,18 +96,30 @@ typedef struct {
 
 /* The event queue (queue.c): a radix heap of events on their times' bits, and the instant that runs. */
 #define RB_DIGITS 16 /* hexadecimal digits of 64 bits */
+#define RB_CHUNK 127 /* events per chunk: 4 KiB */
 typedef struct {
-    event *v;
-    size_t n, cap;
-    uint64_t min; /* the least time (ordered bits, queue.c) in v, when n > 0 */
+    event ev[RB_CHUNK];
+    uint32_t n, next;
+} rchunk;
+
+typedef struct {
+    uint32_t head, tail; /* its events in chunks, a list */
+    size_t n;
+    uint64_t min; /* the least time (ordered bits, queue.c) of its events, when n > 0 */
 } rbucket;
 
 typedef struct {
-    /* rb[0]: events at `last`; rb[1 + 16 * d + v]: events whose time's ordered bits first differ from `last`
-     * in hexadecimal digit d, where theirs is v */
+    /* rb[0] (its events in z): events at `last`; rb[1 + 16 * d + v]: events whose time's ordered bits first
+     * differ from `last` in hexadecimal digit d, where theirs is v */
     rbucket rb[1 + RB_DIGITS * 16];
     uint64_t used[RB_DIGITS * 16 / 64]; /* bit b: rb[1 + b] holds events */
     uint64_t last; /* the ordered bits of the last instant taken out */
+    event *z; /* rb[0]'s events: one array, which becomes cur when their instant comes up */
+    size_t nz, cap_z;
+    rchunk *ck; /* the buckets' chunks: a pool with a free list (its memory follows the events waiting,
+                 * where an array per bucket kept each bucket's largest size: 1.8 GB more at 2^20 ranks) */
+    uint32_t nck, ckfree;
+    size_t cap_ck;
     int active;     /* the instant cur_t runs: its events sorted in cur[icur ..], and late ones in late */
     double cur_t;
     event *cur, *tmp;

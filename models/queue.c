@@ -30,7 +30,8 @@ static inline double unord(uint64_t u)
 }
 
 /* The bucket of time bits u: 0 when u is `last`; else by the highest hexadecimal digit in which they differ,
- * and u's value there (greater than last's, as u comes after last).  Buckets in order hold events in order. */
+ * and u's value there (greater than last's, as u comes after last).  Buckets in order hold events in
+ * order. */
 static inline uint32_t rb_index(uint64_t u, uint64_t last)
 {
     uint64_t d = u ^ last;
@@ -42,12 +43,36 @@ static inline uint32_t rb_index(uint64_t u, uint64_t last)
 
 static inline gboolean rb_add(evq *q, uint32_t i, const event *e, uint64_t u)
 {
+    if (i == 0) {
+        if (q->nz == q->cap_z && !reserve_n((void **)&q->z, &q->cap_z, q->nz + 1, sizeof(event)))
+            return FALSE;
+        q->z[q->nz++] = *e;
+        return TRUE;
+    }
     rbucket *b = &q->rb[i];
-    if (b->n == b->cap && !reserve_n((void **)&b->v, &b->cap, b->n + 1, sizeof(event)))
-        return FALSE;
+    if (b->tail == NONE || q->ck[b->tail].n == RB_CHUNK) {
+        uint32_t c = q->ckfree;
+        if (c != NONE) {
+            q->ckfree = q->ck[c].next;
+        } else {
+            if (q->nck >= NONE - 1 ||
+                !reserve_n((void **)&q->ck, &q->cap_ck, (size_t)q->nck + 1, sizeof(rchunk)))
+                return FALSE;
+            c = q->nck++;
+        }
+        q->ck[c].n = 0;
+        q->ck[c].next = NONE;
+        if (b->tail == NONE)
+            b->head = c;
+        else
+            q->ck[b->tail].next = c;
+        b->tail = c;
+    }
     if (b->n == 0 || u < b->min)
         b->min = u;
-    b->v[b->n++] = *e;
+    rchunk *k = &q->ck[b->tail];
+    k->ev[k->n++] = *e;
+    b->n++;
     if (i > 0)
         q->used[(i - 1) >> 6] |= 1ull << ((i - 1) & 63);
     return TRUE;
@@ -70,29 +95,30 @@ static inline uint32_t rb_first(const evq *q)
  * practice once or twice (with one bucket per bit, ring allreduce's events moved three times on average). */
 static gboolean rb_settle(evq *q)
 {
-    if (q->rb[0].n > 0)
+    if (q->nz > 0)
         return TRUE;
     uint32_t i = rb_first(q);
     if (i == 0)
         return FALSE;
     rbucket *b = &q->rb[i];
-    event *v = b->v;
-    size_t n = b->n, cap = b->cap;
+    uint32_t head = b->head, tail = b->tail;
     q->last = b->min;
-    /* the bucket's array is refilled below from others: take it out first */
-    b->v = NULL;
-    b->n = b->cap = 0;
+    /* the bucket is refilled below from others: take its chunks out first (no event comes back to it) */
+    b->head = b->tail = NONE;
+    b->n = 0;
     q->used[(i - 1) >> 6] &= ~(1ull << ((i - 1) & 63));
-    gboolean ok = TRUE;
-    for (size_t k = 0; k < n && ok; k++) {
-        uint64_t u = ord(v[k].t);
-        ok = rb_add(q, rb_index(u, q->last), &v[k], u);
-    }
-    b->v = v; /* no event came back to it */
-    b->cap = cap;
-    if (!ok)
-        q->oom = TRUE;
-    return ok;
+    for (uint32_t c = head; c != NONE; c = q->ck[c].next)
+        for (uint32_t k = 0; k < q->ck[c].n; k++) {
+            event e = q->ck[c].ev[k]; /* rb_add may move the pool */
+            uint64_t u = ord(e.t);
+            if (!rb_add(q, rb_index(u, q->last), &e, u)) {
+                q->oom = TRUE;
+                return FALSE;
+            }
+        }
+    q->ck[tail].next = q->ckfree;
+    q->ckfree = head;
+    return TRUE;
 }
 
 /* ---- events scheduled for the current instant: a binary heap on key ---- */
@@ -131,8 +157,8 @@ static event late_pop(evq *q)
 
 void evq_free(evq *q)
 {
-    for (size_t i = 0; i < G_N_ELEMENTS(q->rb); i++)
-        free(q->rb[i].v);
+    free(q->ck);
+    free(q->z);
     free(q->cur);
     free(q->tmp);
     free(q->late);
@@ -141,8 +167,11 @@ void evq_free(evq *q)
 void evq_reset(evq *q)
 {
     for (size_t i = 0; i < G_N_ELEMENTS(q->rb); i++)
-        q->rb[i].n = 0;
+        q->rb[i] = (rbucket){NONE, NONE, 0, 0};
     memset(q->used, 0, sizeof(q->used));
+    q->nck = 0;
+    q->ckfree = NONE;
+    q->nz = 0;
     q->last = 0;
     q->active = 0;
     q->ncur = q->icur = 0;
@@ -230,15 +259,14 @@ static gboolean activate_next(evq *q)
 {
     if (!rb_settle(q))
         return FALSE;
-    rbucket *b = &q->rb[0]; /* its array becomes cur, and cur's array the bucket's */
-    event *v = q->cur;
+    event *v = q->cur; /* rb[0]'s array becomes cur, and cur's array rb[0]'s */
     size_t cap = q->cap_cur;
-    q->cur = b->v;
-    q->cap_cur = b->cap;
-    q->ncur = b->n;
-    b->v = v;
-    b->cap = cap;
-    b->n = 0;
+    q->cur = q->z;
+    q->cap_cur = q->cap_z;
+    q->ncur = q->nz;
+    q->z = v;
+    q->cap_z = cap;
+    q->nz = 0;
     q->icur = 0;
     if (!sort_cur(q)) {
         q->oom = TRUE;
@@ -278,8 +306,8 @@ gboolean evq_next_before(evq *q, const event *k)
         /* k may lie at the next instant of the queue: that instant becomes the current one (time gets there
          * either way), so that its events and k go in the order of their keys */
         uint64_t next;
-        uint32_t i = q->rb[0].n > 0 ? 0 : rb_first(q);
-        if (i == 0 && q->rb[0].n == 0)
+        uint32_t i = q->nz > 0 ? 0 : rb_first(q);
+        if (i == 0 && q->nz == 0)
             return FALSE;
         next = i == 0 ? q->last : q->rb[i].min;
         double tn = unord(next);
