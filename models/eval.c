@@ -38,7 +38,7 @@ void pact_model_eval_free(pact_model_eval *w)
     void *p[] = {w->wo,    w->heap,   w->comp,  w->heap_n, w->comp_n, w->done,  w->seq,   w->busy,
                  w->waiting, w->wake_pending, w->wakes, w->exit, w->spf, w->rpf, w->ns,   w->nr,
                  w->sslot, w->rslot,  w->fl,    w->cl,     w->lk,     w->comp_l, w->comp_c, w->dirty,
-                 w->lheap, w->cend,   w->rec,   w->csort};
+                 w->lheap, w->cend,   w->rec,   w->csort, w->lkey};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -113,6 +113,7 @@ static gboolean reserve_links(pact_model_eval *w, uint32_t links)
         GROW(lk, c);
         GROW(comp_l, c);
         GROW(lheap, c);
+        GROW(lkey, c);
         GROW(dirty, c);
         if (ok)
             w->cap_links = c;

@@ -218,6 +218,7 @@ struct pact_model_eval {
     uint32_t nlinks;
     slink *lk;
     uint32_t *comp_l, *comp_c, *dirty, *lheap;
+    double *lkey;
     uint32_t ndirty;
     uint8_t share_pending;
     uint32_t stamp;

@@ -365,12 +365,15 @@ static void lk_del(pact_model_eval *w, uint32_t i, uint32_t *n)
     lk_down(w, w->lk[last].hpos, *n);
 }
 
-/* Removes the link at position i of an unordered list of them (lheap when fill scans). */
+/* Removes the link at position i of an unordered list of them (lheap when fill scans, with their keys in
+ * lkey: the scan reads one array, not a field of each link's record). */
 static void lk_drop(pact_model_eval *w, uint32_t i, uint32_t *n)
 {
     uint32_t last = w->lheap[--*n];
-    if (i != *n)
+    if (i != *n) {
         lk_set(w, i, last);
+        w->lkey[i] = w->lkey[*n];
+    }
 }
 
 /* Up to this many links, fill finds the most constrained by a scan of those left, not by the heap: each
@@ -404,7 +407,7 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
     for (uint32_t k = 0; k < nl; k++) {
         uint32_t l = w->comp_l[k];
         if (w->lk[l].fix > 0) {
-            w->lk[l].key = w->lk[l].cap / w->lk[l].w;
+            w->lk[l].key = w->lkey[hn] = w->lk[l].cap / w->lk[l].w;
             lk_set(w, hn++, l);
         }
     }
@@ -415,9 +418,10 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
     while (hn > 0) {
         uint32_t bl;
         if (scan) {
+            const double *key = w->lkey;
             uint32_t bi = 0;
             for (uint32_t i = 1; i < hn; i++)
-                if (lh_before(w, w->lheap[i], w->lheap[bi]))
+                if (key[i] < key[bi] || (key[i] == key[bi] && w->lheap[i] < w->lheap[bi]))
                     bi = i;
             bl = w->lheap[bi];
             lk_drop(w, bi, &hn);
@@ -448,7 +452,9 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
                         lk_del(w, w->lk[o].hpos, &hn);
                 } else { /* less capacity left per unit of weight, or more */
                     w->lk[o].key = w->lk[o].cap / w->lk[o].w;
-                    if (!scan) {
+                    if (scan)
+                        w->lkey[w->lk[o].hpos] = w->lk[o].key;
+                    else {
                         lk_up(w, w->lk[o].hpos);
                         lk_down(w, w->lk[o].hpos, hn);
                     }
