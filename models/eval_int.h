@@ -122,8 +122,8 @@ typedef struct {
     size_t cap_ck;
     int active;     /* the instant cur_t runs: its events sorted in cur[icur ..], and late ones in late */
     double cur_t;
-    event *cur, *tmp;
-    size_t ncur, icur, cap_cur, cap_tmp;
+    event *cur;
+    size_t ncur, icur, cap_cur;
     event *late;
     size_t nlate, cap_late;
     size_t n; /* events waiting */

@@ -418,11 +418,17 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
     while (hn > 0) {
         uint32_t bl;
         if (scan) {
+            /* the least key, then the least link of that key: two passes without a branch taken at random */
             const double *key = w->lkey;
-            uint32_t bi = 0;
+            double m = key[0];
             for (uint32_t i = 1; i < hn; i++)
-                if (key[i] < key[bi] || (key[i] == key[bi] && w->lheap[i] < w->lheap[bi]))
+                m = key[i] < m ? key[i] : m;
+            uint32_t bi = 0, least = UINT32_MAX;
+            for (uint32_t i = 0; i < hn; i++)
+                if (key[i] == m && w->lheap[i] < least) {
+                    least = w->lheap[i];
                     bi = i;
+                }
             bl = w->lheap[bi];
             lk_drop(w, bi, &hn);
         } else {

@@ -160,7 +160,6 @@ void evq_free(evq *q)
     free(q->ck);
     free(q->z);
     free(q->cur);
-    free(q->tmp);
     free(q->late);
 }
 
@@ -204,7 +203,8 @@ gboolean evq_push(evq *q, double t, uint8_t type, uint32_t id, uint32_t ver, uin
 }
 
 /* Sorts cur[0..n) on key: least significant digit first, 8 bits a pass, skipping the bytes no key differs in
- * (an instant's keys are a class and a rank or an operation: four or five passes). */
+ * (an instant's keys are a class and a rank or an operation: four or five passes).  Its second array is z's,
+ * empty while an instant runs (its events at the instant go to late): one instant-sized array less. */
 static gboolean sort_cur(evq *q)
 {
     size_t n = q->ncur;
@@ -220,7 +220,7 @@ static gboolean sort_cur(evq *q)
         }
         return TRUE;
     }
-    if (!reserve_n((void **)&q->tmp, &q->cap_tmp, n, sizeof(event)))
+    if (!reserve_n((void **)&q->z, &q->cap_z, n, sizeof(event)))
         return FALSE;
     uint64_t all = q->cur[0].key, any = 0;
     for (size_t i = 0; i < n; i++) {
@@ -228,7 +228,7 @@ static gboolean sort_cur(evq *q)
         any |= q->cur[i].key;
     }
     uint64_t differ = any & ~all;
-    event *a = q->cur, *b = q->tmp;
+    event *a = q->cur, *b = q->z;
     for (int shift = 0; shift < 64; shift += 8) {
         if (!((differ >> shift) & 0xff))
             continue;
@@ -245,10 +245,10 @@ static gboolean sort_cur(evq *q)
     }
     if (a != q->cur) { /* an odd number of passes: the arrays swap, and their capacities with them */
         q->cur = a;
-        q->tmp = b;
+        q->z = b;
         size_t c = q->cap_cur;
-        q->cap_cur = q->cap_tmp;
-        q->cap_tmp = c;
+        q->cap_cur = q->cap_z;
+        q->cap_z = c;
     }
     return TRUE;
 }
