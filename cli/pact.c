@@ -5,6 +5,7 @@
 
 #include "pact_cli.h"
 #include "pact_host.h"
+#include "pact_models.h"
 
 static const struct {
     const char *name;
@@ -59,6 +60,12 @@ int main(int argc, char **argv)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    GError *err = NULL;
+    if (!pact_model_env_check(&err)) { /* before any command writes anything */
+        fprintf(stderr, "pact: %s\n", err->message);
+        g_error_free(err);
+        return 2;
     }
     for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
         if (!strcmp(argv[1], commands[i].name))

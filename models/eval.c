@@ -432,6 +432,29 @@ static void advance(sim_t *x, int r, double now)
 
 /* ---- the evaluation ---- */
 
+/* PACT_MODEL_FILL_SCAN, for the tests: both ways of sharing give one answer (eval_int.h, FILL_SCAN). */
+static gboolean fill_scan_env(uint32_t *fill_scan, GError **err)
+{
+    const char *fs = g_getenv("PACT_MODEL_FILL_SCAN");
+    guint64 v;
+    if (!fs || !*fs)
+        return TRUE;
+    if (!g_ascii_string_to_unsigned(fs, 10, 0, UINT32_MAX, &v, NULL)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "environment variable PACT_MODEL_FILL_SCAN=%s: not a number of links (0..%u)", fs,
+                    UINT32_MAX);
+        return FALSE;
+    }
+    *fill_scan = (uint32_t)v;
+    return TRUE;
+}
+
+gboolean pact_model_env_check(GError **err)
+{
+    uint32_t v = FILL_SCAN;
+    return fill_scan_env(&v, err);
+}
+
 gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
                              const pact_model_params *prm, pact_model_result *out, GError **err)
 {
@@ -440,7 +463,9 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         return FALSE;
     }
     const int P = s->P;
-    sim_t x = {w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL, P <= PREFETCH_RANKS};
+    sim_t x = {w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL, P <= PREFETCH_RANKS, FILL_SCAN};
+    if (!fill_scan_env(&x.fill_scan, err))
+        return FALSE;
     w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
         if (P % x.ppn) {

@@ -286,7 +286,16 @@ typedef struct {
     gboolean oom;
     const pact_model_routes *rt; /* shared links along routes, or NULL */
     gboolean prefetch;           /* eval.c: fetch each rank's records ahead */
+    uint32_t fill_scan;          /* links.c: components of up to this many links find their most constrained
+                                  * link by a scan, larger ones from a heap */
 } sim_t;
+
+/* Up to this many links, fill finds the most constrained by a scan of those left, not by the heap: each class
+ * it fixes then costs a division, not a climb and a descent of the heap, and the scans cost at most links^2
+ * comparisons (a sharing of linear alltoall on 32 nodes' 64 links fixes up to 992 classes).  Both choose the
+ * least (key, link): the same rates, which the tests check by setting PACT_MODEL_FILL_SCAN (0: the heap
+ * always; a large number: the scan always). */
+#define FILL_SCAN 128
 
 static inline int node_of(const sim_t *x, int r)
 {

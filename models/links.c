@@ -376,11 +376,6 @@ static void lk_drop(pact_model_eval *w, uint32_t i, uint32_t *n)
     }
 }
 
-/* Up to this many links, fill finds the most constrained by a scan of those left, not by the heap: each
- * class it fixes then costs a division, not a climb and a descent of the heap, and the scans cost at most
- * links^2 comparisons (a sharing of linear alltoall on 32 nodes' 64 links fixes up to 992 classes).  Both
- * choose the least (key, link): the same rates. */
-#define FILL_SCAN 128
 
 /* Max-min fair rates of the classes comp_c[0..nc) on links comp_l[0..nl) (a connected component): the most
  * constrained link fixes every unfixed flow through it at its level times the flow's weight, as SimGrid's
@@ -411,7 +406,7 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
             lk_set(w, hn++, l);
         }
     }
-    const int scan = nl <= FILL_SCAN;
+    const int scan = nl <= x->fill_scan;
     if (!scan)
         for (uint32_t i = hn / 2; i-- > 0;)
             lk_down(w, i, hn);

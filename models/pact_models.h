@@ -127,6 +127,8 @@ size_t pact_model_sched_messages(const pact_model_sched *s);
 
 /* A reusable workspace: evaluations through one workspace reuse its memory.  Not shared between threads. */
 typedef struct pact_model_eval pact_model_eval;
+/* The model engine's environment variables are well formed (PACT_MODEL_FILL_SCAN, a test knob). */
+gboolean pact_model_env_check(GError **err);
 pact_model_eval *pact_model_eval_new(void);
 void pact_model_eval_free(pact_model_eval *w);
 

@@ -222,6 +222,34 @@ model_exact_fails() {
 }
 check "model engine: the exactness comparison reports a moved cell" model_exact_fails
 
+# The shared links' two ways of finding the most constrained link (a scan up to FILL_SCAN links, a heap above)
+# give the same answers to the last bit: the routed machines, 256 ranks and alltoall at 60-120 ranks with the
+# heap always (PACT_MODEL_FILL_SCAN=0) and the scan always, byte for byte the results of the default; and cells
+# whose components pass 128 links (alltoall on 160 nodes of one switch, under delays: by default the heap there,
+# as fast as PACT_MODEL_FILL_SCAN=0 and slower than the scan).  A bad value is refused before anything runs.
+model_fill_ways() {
+    local sets=mx-b,mx-c,mx-d way
+    for way in 0 4294967295; do
+        PACT_MODEL_FILL_SCAN=$way PACT=$PACT bash scripts/model-exact.sh -o "$TMP/fill-$way" --sets $sets \
+            >/dev/null || return 1
+        for n in ${sets//,/ }; do
+            cmp "$TMP/exact/$n/results.csv" "$TMP/fill-$way/$n/results.csv" || return 1
+        done
+    done
+    local args=(--coll alltoall --alg pairwise,linear -m 1K --net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10
+        --shape random --skew 1e-5 --format csv)
+    for P in 160; do
+        $PACT model predict "${args[@]}" -P $P >"$TMP/fill-d-$P.csv" &&
+            PACT_MODEL_FILL_SCAN=0 $PACT model predict "${args[@]}" -P $P >"$TMP/fill-0-$P.csv" &&
+            PACT_MODEL_FILL_SCAN=100000 $PACT model predict "${args[@]}" -P $P >"$TMP/fill-s-$P.csv" &&
+            [ "$(wc -l <"$TMP/fill-d-$P.csv")" -eq 3 ] && cmp "$TMP/fill-d-$P.csv" "$TMP/fill-0-$P.csv" &&
+            cmp "$TMP/fill-d-$P.csv" "$TMP/fill-s-$P.csv" || return 1
+    done
+    PACT_MODEL_FILL_SCAN=lots $PACT model predict "${args[@]}" -P 8 >"$TMP/fill-bad.out" 2>"$TMP/fill-bad.err"
+    [ $? -eq 2 ] && [ ! -s "$TMP/fill-bad.out" ] && grep -q "PACT_MODEL_FILL_SCAN=lots: not a number" "$TMP/fill-bad.err"
+}
+check "model engine: sharing by scan and by heap, the same answers (routed, 256 ranks, 160 nodes)" model_fill_ways
+
 # predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
 # are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
 predict_shape() {
