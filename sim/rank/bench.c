@@ -159,10 +159,19 @@ int pb_call_setup(const bench_t *b, const cell_t *c, call_t *k, int inplace, con
             goto agree;
         }
         const char *inj = getenv("PACT_BENCH_FAIL_SETUP"); /* fault injection for the tests: one rank fails */
-        if (inj && *inj && atoi(inj) == b->rank) {
-            *why = "set-up failure injected (PACT_BENCH_FAIL_SETUP)";
-            rc = PACT_ERR_ARG;
-            goto agree;
+        if (inj && *inj) {
+            char *end;
+            long fr = strtol(inj, &end, 10);
+            if (*end || fr < 0) {
+                *why = "PACT_BENCH_FAIL_SETUP is not a rank";
+                rc = PACT_ERR_ARG;
+                goto agree;
+            }
+            if (fr == b->rank) {
+                *why = "set-up failure injected (PACT_BENCH_FAIL_SETUP)";
+                rc = PACT_ERR_ARG;
+                goto agree;
+            }
         }
     }
     if (k->inplace && pact_coll_inplace_whole(c->coll) && ns > nr)

@@ -231,7 +231,7 @@ check "bench driver: the node of every rank (SMPI hosts, one machine under Open 
 
 # A set-up failure on one rank only (injected: PACT_BENCH_FAIL_SETUP=R) stops every rank with a message and a
 # non-zero exit.  Before the ranks agreed on it, the others entered the collective and waited for ever (the
-# timeout's 124); under Open MPI, MPICH and SMPI, single cell and matrix.
+# timeout's 124); under Open MPI, MPICH and SMPI, single cell and matrix.  A value that is not a rank is refused.
 bench_setup_fails() {
     local out rc
     out=$(PACT_BENCH_FAIL_SETUP=1 timeout 60 mpirun.openmpi -x PACT_BENCH_FAIL_SETUP -np 3 --oversubscribe \
@@ -248,6 +248,10 @@ bench_setup_fails() {
     out=$(PACT_BENCH_FAIL_SETUP=3 timeout 60 smpirun -np 4 -platform "$d/platform.xml" -hostfile "$d/hostfile" \
         $(cat "$d/smpi-cfg") "$BENCH_SMPI" --coll reduce --alg binomial --count 10 2>&1)
     rc=$?
-    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "set-up failure injected" <<<"$out"
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "set-up failure injected" <<<"$out" || return 1
+    out=$(PACT_BENCH_FAIL_SETUP=abc timeout 60 mpirun.openmpi -x PACT_BENCH_FAIL_SETUP -np 2 --oversubscribe \
+        --mca btl self,vader build/bin/pact-bench-mpi --coll allreduce --alg ring --count 10 2>&1)
+    rc=$?
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "PACT_BENCH_FAIL_SETUP is not a rank" <<<"$out"
 }
 check "bench driver: a set-up failure on one rank stops all ranks (no hang)" bench_setup_fails
