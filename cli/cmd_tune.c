@@ -230,8 +230,8 @@ int pact_cmd_tune(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "merge"))
         return tune_merge(argc - 1, argv + 1);
     char *values[G_N_ELEMENTS(flags)] = {0};
-    gboolean quiet = FALSE, no_figures = FALSE;
-    GOptionEntry entries[G_N_ELEMENTS(flags) + 3];
+    gboolean quiet = FALSE, no_figures = FALSE, exhaustive = FALSE;
+    GOptionEntry entries[G_N_ELEMENTS(flags) + 4];
     memset(entries, 0, sizeof entries);
     for (guint i = 0; i < G_N_ELEMENTS(flags); i++)
         entries[i] = (GOptionEntry){flags[i].name, !strcmp(flags[i].name, "output") ? 'o' : 0, 0, G_OPTION_ARG_STRING,
@@ -240,6 +240,11 @@ int pact_cmd_tune(int argc, char **argv)
         (GOptionEntry){"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no progress on stderr", NULL};
     entries[G_N_ELEMENTS(flags) + 1] = (GOptionEntry){"no-figures", 0, 0, G_OPTION_ARG_NONE, &no_figures,
                                                       "summary.txt only, no gnuplot figures", NULL};
+    static const char exhaustive_help[] =
+        "the model evaluates every candidate under every pattern (default: it "
+        "skips what lower bounds prove cannot change the table: the same table)";
+    entries[G_N_ELEMENTS(flags) + 2] =
+        (GOptionEntry){"exhaustive", 0, 0, G_OPTION_ARG_NONE, &exhaustive, exhaustive_help, NULL};
     GOptionContext *ctx = g_option_context_new("[EXPERIMENT.yaml] | check FILE | emit TABLE.csv | merge -o OUT DIR...");
     g_option_context_set_summary(
         ctx,
@@ -310,6 +315,7 @@ int pact_cmd_tune(int argc, char **argv)
     g_hash_table_remove(t.fields, "output");
     t.quiet = quiet;
     t.figures = !no_figures;
+    t.exhaustive = exhaustive;
     char *summary = NULL;
     if (!pact_tune_run(&t, &summary, &err))
         goto fail;

@@ -35,10 +35,10 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->wo,    w->heap,   w->comp,  w->heap_n, w->comp_n, w->done,  w->seq,   w->busy,
-                 w->waiting, w->wake_pending, w->wakes, w->exit, w->spf, w->rpf, w->ns,   w->nr,
-                 w->sslot, w->rslot,  w->fl,    w->cl,     w->lk,     w->comp_l, w->comp_c, w->dirty,
-                 w->lheap, w->cend,   w->rec,   w->csort, w->lkey};
+    void *p[] = {w->wo,      w->heap,         w->comp,  w->heap_n, w->comp_n, w->done,   w->seq,    w->busy,
+                 w->waiting, w->wake_pending, w->wakes, w->exit,   w->spf,    w->rpf,    w->ns,     w->nr,
+                 w->sslot,   w->rslot,        w->fl,    w->cl,     w->lk,     w->comp_l, w->comp_c, w->dirty,
+                 w->lheap,   w->cend,         w->rec,   w->csort,  w->lkey,   w->lbt,    w->chb};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -455,35 +455,46 @@ gboolean pact_model_env_check(GError **err)
     return fill_scan_env(&v, err);
 }
 
-gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
-                             const pact_model_params *prm, pact_model_result *out, GError **err)
+/* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
+static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_model_params *prm, sim_t *x,
+                      GError **err)
 {
     if (!reserve(w, s)) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
         return FALSE;
     }
     const int P = s->P;
-    sim_t x = {w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL, P <= PREFETCH_RANKS, FILL_SCAN};
-    if (!fill_scan_env(&x.fill_scan, err))
+    *x = (sim_t){w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL, P <= PREFETCH_RANKS, FILL_SCAN};
+    if (!fill_scan_env(&x->fill_scan, err))
         return FALSE;
     w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
-        if (P % x.ppn) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: %d ranks are not nodes of %d", P, x.ppn);
+        if (P % x->ppn) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: %d ranks are not nodes of %d", P, x->ppn);
             return FALSE;
         }
-        pact_export_opts o = {.nodes = P / x.ppn,
-                              .ppn = x.ppn,
+        pact_export_opts o = {.nodes = P / x->ppn,
+                              .ppn = x->ppn,
                               .mapping = prm->mapping,
                               .ranks_on = PACT_ON_CORES,
                               .rails = prm->rails};
-        if (!(x.rt = pact_model_routes_get(prm->platform, &o, err)))
+        if (!(x->rt = pact_model_routes_get(prm->platform, &o, err)))
             return FALSE;
-        w->rt = x.rt;
-    } else if (prm->net == PACT_NET_SHARED && !(prm->beta > 0 && (x.ppn == 1 || prm->beta_intra > 0))) {
+        w->rt = x->rt;
+    } else if (prm->net == PACT_NET_SHARED && !(prm->beta > 0 && (x->ppn == 1 || prm->beta_intra > 0))) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: shared links need beta > 0");
         return FALSE;
     }
+    return TRUE;
+}
+
+gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
+                             const pact_model_params *prm, pact_model_result *out, GError **err)
+{
+    sim_t x;
+    if (!begin(w, s, prm, &x, err))
+        return FALSE;
+    const int P = s->P;
     if (w->recording)
         for (size_t i = 0; i < s->n; i++)
             w->rec[i] = (pact_model_op_time){NAN, NAN, NONE};
@@ -627,6 +638,161 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     out->dhat = emax - amax;
     out->exit = w->exit;
     out->events = w->events;
+    return TRUE;
+}
+
+/* ---- a lower bound ---- */
+
+/* The least time a message of `bytes` from rank a to rank b can take once both ends are posted: its latency,
+ * and its bytes (and envelope) at the fastest rate it can get (shared links: the least capacity on its route,
+ * as max-min sharing never gives a flow more; ports: alone on them). */
+static double min_transfer(const sim_t *x, int a, int b, double bytes)
+{
+    const pact_model_params *m = x->m;
+    bytes += m->envelope;
+    if (m->net == PACT_NET_SHARED) {
+        uint32_t l[PACT_ROUTE_MAX];
+        double lat, iw, bw;
+        int n = pact_ev_flow_links(x, a, b, l, &lat, &iw, &bw);
+        for (int i = 0; i < n; i++) {
+            double c = x->rt ? pact_model_routes_capacity(x->rt, l[i]) : 1.0 / m->beta;
+            bw = i ? fmin(bw, c) : c;
+        }
+        return lat + bytes / bw;
+    }
+    double alpha, beta;
+    link_params(x, a, b, &alpha, &beta);
+    if (m->net == PACT_NET_LOGGP)
+        return 2 * m->o + alpha + (bytes > 1 ? bytes - 1 : 0) * m->G;
+    return alpha + beta * bytes;
+}
+
+typedef struct {
+    sim_t *x;
+    uint32_t *stk, *stk_r; /* ready operations and their ranks */
+    size_t n, done;
+    double emax;
+} bound_t;
+
+/* Operation op of rank r ends at lbt[op]: its successors start no earlier. */
+static void bound_end(bound_t *b, int r, uint32_t op)
+{
+    const pact_model_sched *s = b->x->s;
+    pact_model_eval *w = b->x->w;
+    const uint32_t base = s->base[r];
+    const sop *o = op_rec(s, r, op);
+    const double t = w->lbt[op];
+    b->done++;
+    b->emax = fmax(b->emax, t);
+    for (uint32_t k = o[0].sfirst; k < o[1].sfirst; k++) {
+        uint32_t u = base + s->succ[k];
+        w->lbt[u] = fmax(w->lbt[u], t);
+        if (--w->wo[u] == 0) {
+            b->stk[b->n] = u;
+            b->stk_r[b->n++] = (uint32_t)r;
+        }
+    }
+}
+
+gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
+                          const pact_model_params *prm, double *dhat_lb, GError **err)
+{
+    sim_t x;
+    if (!begin(w, s, prm, &x, err))
+        return FALSE;
+    if (!reserve_n((void **)&w->lbt, &w->cap_lbt, s->n + 1, sizeof(double)) ||
+        !reserve_n((void **)&w->chb, &w->cap_chb, s->nchan + 1, sizeof(double))) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
+        return FALSE;
+    }
+    const int P = s->P;
+    memset(w->ns, 0, s->nchan * sizeof(uint32_t));
+    memset(w->nr, 0, s->nchan * sizeof(uint32_t));
+    for (size_t c = 0; c < s->nchan; c++)
+        w->chb[c] = INFINITY;
+    bound_t b = {&x, w->comp, w->heap, 0, 0, -INFINITY};
+    double amax = -INFINITY;
+    for (int r = 0; r < P; r++) {
+        double a = arrivals ? arrivals[r] : 0;
+        amax = fmax(amax, a);
+        const uint16_t *pd = s->pend0 + s->shb[r];
+        for (uint32_t op = s->base[r], i = 0; op < s->base[r + 1]; op++, i++) {
+            w->lbt[op] = a;
+            if ((w->wo[op] = pd[i]) == 0) {
+                b.stk[b.n] = op;
+                b.stk_r[b.n++] = (uint32_t)r;
+            }
+            const sop *o = op_rec(s, r, op);
+            uint32_t c = s->chan[op];
+            if (SOP_KIND(o) == PACT_OP_SEND && s->ch[c + 1].slot - s->ch[c].slot > 1)
+                w->chb[c] = fmin(w->chb[c], s->bval[SOP_BIDX(o)]);
+        }
+    }
+    b.emax = amax;
+    while (b.n > 0) {
+        b.n--;
+        const uint32_t op = b.stk[b.n];
+        const int r = (int)b.stk_r[b.n];
+        const sop *o = op_rec(s, r, op);
+        const uint8_t k = SOP_KIND(o);
+        const double st = w->lbt[op];
+        if (k != PACT_OP_SEND && k != PACT_OP_RECV) {
+            double cost = local_cost(&x, o);
+            w->lbt[op] = st + (cost > 0 ? cost : 0);
+            bound_end(&b, r, op);
+            continue;
+        }
+        const uint32_t c = s->chan[op];
+        const schan *ch = &s->ch[c];
+        const double ar_src = arrivals ? arrivals[ch->src] : 0, ar_dst = arrivals ? arrivals[ch->dst] : 0;
+        if (s->ch[c + 1].slot - ch->slot > 1) {
+            /* which of the channel's messages this is depends on the posting order: the channel's least one,
+             * and the other end posted no earlier than its rank arrived */
+            double T = min_transfer(&x, ch->src, ch->dst, w->chb[c]);
+            if (k == PACT_OP_RECV)
+                w->lbt[op] = fmax(st, ar_src) + T;
+            else if (!(s->bval[SOP_BIDX(o)] < prm->eager_limit))
+                w->lbt[op] = fmax(st, ar_dst) + T;
+            bound_end(&b, r, op);
+            continue;
+        }
+        /* the channel's one message: its send and its receive meet */
+        const uint32_t slot = ch->slot;
+        uint32_t snd, rcv;
+        if (k == PACT_OP_SEND) {
+            snd = op;
+            w->ns[c] = 1;
+            w->sslot[slot] = op;
+            if (s->bval[SOP_BIDX(o)] < prm->eager_limit)
+                bound_end(&b, r, op); /* ends when posted: lbt[op] stays its start */
+            if (!w->nr[c])
+                continue;
+            rcv = w->rslot[slot];
+        } else {
+            rcv = op;
+            w->nr[c] = 1;
+            w->rslot[slot] = op;
+            if (!w->ns[c])
+                continue;
+            snd = w->sslot[slot];
+        }
+        const double bytes = op_bytes(s, ch->src, snd);
+        const double end = fmax(w->lbt[snd], w->lbt[rcv]) + min_transfer(&x, ch->src, ch->dst, bytes);
+        w->lbt[rcv] = end;
+        bound_end(&b, ch->dst, rcv);
+        if (!(bytes < prm->eager_limit)) {
+            w->lbt[snd] = end;
+            bound_end(&b, ch->src, snd);
+        }
+    }
+    if (b.done != s->n) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
+                    "model: the schedules deadlock: %zu of %zu operations bound", b.done, s->n);
+        return FALSE;
+    }
+    double lb = b.emax - amax;
+    lb -= 1e-6 * fabs(lb) + 1e-12 + 1e-13 * fabs(amax);
+    *dhat_lb = lb > 0 ? lb : 0;
     return TRUE;
 }
 

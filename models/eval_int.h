@@ -225,6 +225,9 @@ struct pact_model_eval {
     const pact_model_routes *rt; /* the params' platform's routes (route.c), or NULL: one switch */
     evq q;
     size_t events;
+    /* pact_model_bound: each operation's earliest start, then its earliest end; each channel's least bytes */
+    double *lbt, *chb;
+    size_t cap_lbt, cap_chb;
     /* pact_model_eval_record: per-operation times, or NULL */
     gboolean recording;
     pact_model_op_time *rec;

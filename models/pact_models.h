@@ -124,6 +124,10 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
 void pact_model_sched_free(pact_model_sched *s);
 int pact_model_sched_ranks(const pact_model_sched *s);
 size_t pact_model_sched_messages(const pact_model_sched *s);
+/* A digest (SHA-1, hexadecimal; g_free it) of everything an evaluation reads of the schedule set: two sets
+ * with one digest give the same times under the same arrivals and parameters (the model engine evaluates
+ * once what two algorithms build alike: ring and segmented ring allreduce, an algorithm and its fallback). */
+char *pact_model_sched_digest(const pact_model_sched *s);
 
 /* A reusable workspace: evaluations through one workspace reuse its memory.  Not shared between threads. */
 typedef struct pact_model_eval pact_model_eval;
@@ -146,6 +150,18 @@ typedef struct {
  * as do those of every other message.  FALSE with PACT_ERROR_RUN when the schedules deadlock. */
 gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
                              const pact_model_params *prm, pact_model_result *out, GError **err);
+
+/* A lower bound of the d^ that pact_model_evaluate gives for these arrivals, in one pass over the schedules
+ * (no events, no sharing): every operation starts no earlier than its rank's arrival and its dependencies'
+ * ends; a message moves no earlier than both its send and its receive are posted and takes at least its
+ * latency and its bytes at the fastest rate its route allows (shared links, ports and gaps only slow it); a
+ * reduction or copy takes its cost.  Where a (source, destination, tag) carries several messages, which one
+ * a receive gets depends on the posting order, so its receive is bounded by the sender's arrival and the
+ * channel's smallest message.  Rounding is covered by a margin (1e-6 of the bound and 1e-12 s, more with
+ * large arrival times).  pact tune skips the evaluations this proves useless (tuner/README.md).  FALSE
+ * (PACT_ERROR_RUN) when the schedules cannot all complete. */
+gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
+                          const pact_model_params *prm, double *dhat_lb, GError **err);
 
 /* The time of each operation of one evaluation (pact timeline): off by default, since it costs 24 bytes per
  * operation.  Sends and receives start when the rank posts them and end when MPI would complete them (an

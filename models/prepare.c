@@ -34,6 +34,29 @@ size_t pact_model_sched_messages(const pact_model_sched *s)
     return s->nmsg;
 }
 
+/* SHA-1 (GLib's: about 0.35 GB/s here, a few percent of evaluating the schedule set once) over every array
+ * the evaluation reads. */
+char *pact_model_sched_digest(const pact_model_sched *s)
+{
+    GChecksum *c = g_checksum_new(G_CHECKSUM_SHA1);
+    const uint64_t head[] = {(uint64_t)s->P, s->n, s->nshop, s->nchan, s->nmsg, s->nbval};
+    g_checksum_update(c, (const guchar *)head, sizeof head);
+#define HASH(p, k) g_checksum_update(c, (const guchar *)(p), (gssize)((k) * sizeof(*(p))))
+    HASH(s->base, (size_t)s->P + 1);
+    HASH(s->shb, (size_t)s->P);
+    HASH(s->op, s->nshop);
+    HASH(&s->op[s->nshop].sfirst, 1); /* the end of succ (the record's kind is not set) */
+    HASH(s->pend0, s->nshop);
+    HASH(s->succ, s->op[s->nshop].sfirst);
+    HASH(s->chan, s->n);
+    HASH(s->bval, s->nbval);
+    HASH(s->ch, s->nchan + 1);
+#undef HASH
+    char *d = g_strdup(g_checksum_get_string(c));
+    g_checksum_free(c);
+    return d;
+}
+
 size_t pact_model_sched_ops(const pact_model_sched *s)
 {
     return s->n;

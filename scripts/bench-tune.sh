@@ -11,19 +11,23 @@
 # Each collective runs as its own `pact tune` with a time limit (BENCH_TUNE_LIMIT seconds, default 600 for the
 # model and 1800 for hybrid); one that hits it is reported with the cells it finished and the time those took
 # (pact sim's results.csv in its runs/ folder), so the figure is a measured lower bound, never a guess.
-#   scripts/bench-tune.sh [--model-only | --hybrid-only] [--colls C,D] [-o DIR]
+# `pruned` counts the cells whose evaluation lower bounds proved useless (tuner/README.md); --exhaustive runs
+# them all (pact tune --exhaustive: the same tables), for a side-by-side figure.
+#   scripts/bench-tune.sh [--model-only | --hybrid-only] [--colls C,D] [--exhaustive] [-o DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
 out=results/bench-tune-$(date +%Y%m%d-%H%M%S)
-do_model=1 do_hybrid=1 colls_arg=
+do_model=1 do_hybrid=1 colls_arg= exhaustive=
 while [ $# -gt 0 ]; do
     case $1 in
     --model-only) do_hybrid=0 ;;
     --hybrid-only) do_model=0 ;;
     --colls) IFS=, read -r -a colls_arg <<<"$2"; shift ;;
+    --exhaustive) exhaustive=--exhaustive ;;
     -o) out=$2; shift ;;
-    *) echo "bench-tune.sh: unknown argument $1 (--model-only, --hybrid-only, --colls C,D, -o DIR)" >&2; exit 2 ;;
+    *) echo "bench-tune.sh: unknown argument $1 (--model-only, --hybrid-only, --colls C,D, --exhaustive, -o DIR)" >&2
+        exit 2 ;;
     esac
     shift
 done
@@ -39,7 +43,7 @@ echo "# pact tune at scale on $(hostname), $(nproc) cores, $(date -u +%Y-%m-%dT%
 run() {
     local source=$1 limit=$2 gname=$3[@] total=0 all_done=1
     local -a gs=("${!gname}")
-    printf '%-8s %-15s %-28s %8s %8s %10s  %s\n' source collective grid cells seconds cells/s status
+    printf '%-8s %-15s %-28s %8s %8s %8s %10s  %s\n' source collective grid cells pruned seconds cells/s status
     for c in "${colls[@]}"; do
         for gi in "${!gs[@]}"; do
             local dir=$out/$source-$c-$gi start end rc status
@@ -48,16 +52,17 @@ run() {
             local sizes=1..64M
             case $c in alltoall | allgather) sizes=1..64K ;; esac
             timeout "$limit" "$PACT" tune --platform generic32x32 ${gs[$gi]} --coll "$c" --sizes $sizes \
-                --patterns all --objective robust --source "$source" --target ompi --jobs 2 --no-figures -q \
+                --patterns all --objective robust --source "$source" --target ompi --jobs 2 --no-figures -q $exhaustive \
                 -o "$dir" >"$dir.log" 2>&1
             rc=$?
             end=$(date +%s.%N)
-            local secs cells
+            local secs cells pruned
             secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
             cells=$(cat "$dir"/runs/*/results.csv 2>/dev/null | grep -vc '^platform,' || true)
+            pruned=$(cat "$dir"/runs/*/results.csv 2>/dev/null | grep -c ',pruned$' || true)
             case $rc in 0) status=done ;; 124) status="STOPPED at ${limit}s"; all_done=0 ;;
                 *) status="FAILED rc=$rc: $(tail -1 "$dir.log")"; all_done=0 ;; esac
-            printf '%-8s %-15s %-28s %8s %8.1f %10.1f  %s\n' "$source" "$c" "${gs[$gi]// /}" "$cells" "$secs" \
+            printf '%-8s %-15s %-28s %8s %8s %8.1f %10.1f  %s\n' "$source" "$c" "${gs[$gi]// /}" "$cells" "$pruned" "$secs" \
                 "$(awk -v n="$cells" -v s="$secs" 'BEGIN { print n / (s + 0.001) }')" "$status"
             total=$(awk -v a="$total" -v b="$secs" 'BEGIN { print a + b }')
         done

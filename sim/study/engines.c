@@ -226,7 +226,9 @@ static void cell_set(cell_t *c, int reps, double l, double t, const char *status
 
 /* The model engine: every cell of the batch through the schedule evaluator, in this process.  Cells come
  * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
- * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition. */
+ * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition.
+ * Held cells wait (pruning); a bound batch gives its held cells a lower bound of their d^ instead (cell_t.lb,
+ * pact_model_bound), or settles those whose algorithm does not apply. */
 gboolean pact_sw_model_batch(batch_t *b, GError **err)
 {
     ctx_t *x = b->x;
@@ -238,16 +240,20 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
     prm.gamma = x->gamma;
     pact_model_eval *w = pact_model_eval_new();
     pact_model_sched *ms = NULL;
+    g_autofree char *digest = NULL;
     guint ms_alg = G_MAXUINT, ms_size = G_MAXUINT;
     gboolean ok = FALSE;
     for (guint k = 0; k < b->cells->len; k++) {
         cell_t *c = x->cells->pdata[g_array_index(b->cells, guint, k)];
+        if (c->rows || c->held != b->bound)
+            continue;
         const pact_alg *alg;
         pact_build_args a;
         g_autofree long *params = NULL;
         g_autofree char *restricted = cell_args(x, c, &alg, &a, &params);
         if (restricted) {
             cell_set(c, s->reps, NAN, NAN, restricted);
+            c->held = FALSE; /* known: it cannot run */
             continue;
         }
         if (!ms || ms_alg != c->alg || ms_size != c->size) {
@@ -256,16 +262,49 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
                 goto out;
             ms_alg = c->alg;
             ms_size = c->size;
+            g_free(digest);
+            digest = pact_model_sched_digest(ms);
+        }
+        /* a schedule set evaluated under these arrivals already (another algorithm that builds it alike) */
+        g_autofree char *key = g_strdup_printf("%s%s %s", b->bound ? "bound " : "", digest, c->pattern_file);
+        g_mutex_lock(&x->memo_lock);
+        const double *seen = g_hash_table_lookup(x->memo, key);
+        double memo[2] = {seen ? seen[0] : NAN, seen ? seen[1] : NAN};
+        g_mutex_unlock(&x->memo_lock);
+        if (seen) {
+            if (b->bound)
+                c->lb = memo[0];
+            else
+                cell_set(c, s->reps, memo[0], memo[1], "ok");
+            continue;
         }
         g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
         GArray *d = pact_pattern_read(path, s->procs, err);
         pact_model_result r;
-        gboolean done = d && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
+        gboolean done;
+        if (b->bound) {
+            /* a schedule set no bound covers (none known) is simply not pruned */
+            GError *e = NULL;
+            done = d != NULL;
+            if (done && !pact_model_bound(w, ms, (double *)d->data, &prm, &c->lb, &e)) {
+                c->lb = 0;
+                g_clear_error(&e);
+            }
+        } else {
+            done = d && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
+        }
         if (d)
             g_array_unref(d);
         if (!done)
             goto out;
-        cell_set(c, s->reps, r.dhat, r.dstar, "ok");
+        if (!b->bound)
+            cell_set(c, s->reps, r.dhat, r.dstar, "ok");
+        double *v = g_new(double, 2);
+        v[0] = b->bound ? c->lb : r.dhat;
+        v[1] = b->bound ? NAN : r.dstar;
+        g_mutex_lock(&x->memo_lock);
+        g_hash_table_replace(x->memo, g_steal_pointer(&key), v);
+        g_mutex_unlock(&x->memo_lock);
     }
     ok = TRUE;
 out:

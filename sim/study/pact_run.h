@@ -68,6 +68,16 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err);
 
 /* ---- experiments: several studies, run in parallel, resumable, shardable ---------------------------- */
 
+/* pact tune's say in which of the model engine's phase-2 cells (under a pattern) run, per study and size,
+ * from what is known: na x np cells (algorithm a under pattern p at a * np + p, in the sweep's orders; nd:
+ * the no_delay pattern, -1: none).  known[i]: cell i ran or cannot (d[i] is its d^, NAN when it failed or is
+ * restricted); else lb[i] is a lower bound of its d^ (pact_model_bound), NAN in the first call, made before
+ * any bound.  Sets need[i] for the unknown cells to run now.  After the first call's runs the cells still
+ * unknown get their bounds; then it is called again after each round of runs until it sets none, and the
+ * cells still unknown are not run (status "pruned"). */
+typedef void (*pact_prune_fn)(void *ctx, guint na, guint np, int nd, const double *d, const double *lb,
+                              const guint8 *known, guint8 *need);
+
 typedef struct {
     GPtrArray *studies; /* pact_sweep *, validated */
     char *outdir;
@@ -78,6 +88,8 @@ typedef struct {
     pact_batch batch;
     gboolean quiet;   /* no progress on stderr */
     gboolean figures; /* draw the figures (gnuplot) besides summary.txt */
+    pact_prune_fn prune; /* the model engine: run only the phase-2 cells it asks for (NULL: all) */
+    void *prune_ctx;
 } pact_experiment;
 
 /* Experiment fields: a table of name -> value that a YAML file and flags fill (flags last: they override).

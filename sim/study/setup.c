@@ -78,6 +78,9 @@ static void ctx_free(gpointer p)
     g_free(x->run);
     g_free(x->bench);
     pact_place_free(&x->place);
+    if (x->memo)
+        g_hash_table_destroy(x->memo);
+    g_mutex_clear(&x->memo_lock);
     g_free(x);
 }
 /* Mean of the reps that ran ("ok" or "wrong"), NAN when none did. */
@@ -138,6 +141,13 @@ static double direct_skew(ctx_t *x, const cell_t *c)
 
 cell_t *pact_sw_find_cell(ctx_t *x, guint alg, guint size, guint pat)
 {
+    /* cells come algorithm by size by pattern: look there first (pruning asks for every cell each round) */
+    guint at = (alg * x->s->sizes->len + size) * x->s->patterns->len + pat;
+    if (at < x->cells->len) {
+        cell_t *c = x->cells->pdata[at];
+        if (c->alg == alg && c->size == size && c->pat == pat)
+            return c;
+    }
     for (guint i = 0; i < x->cells->len; i++) {
         cell_t *c = x->cells->pdata[i];
         if (c->alg == alg && c->size == size && c->pat == pat)
@@ -234,6 +244,8 @@ GPtrArray *pact_sw_make_studies(pact_experiment *e, const char *out, GError **er
         ctx_t *x = g_new0(ctx_t, 1);
         x->s = e->studies->pdata[k];
         x->index = k;
+        g_mutex_init(&x->memo_lock);
+        x->memo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         g_ptr_array_add(studies, x);
         make_cells(x);
         if (pact_place_init(&x->place, x->s->procs, x->s->node_of) != PACT_OK) {

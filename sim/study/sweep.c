@@ -118,9 +118,10 @@ static void log_batch(const batch_t *b)
     fclose(f);
 }
 
-/* Runs the batches of one phase that are this shard's and still lack rows, J at a time. */
-static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int fd, const char *csv,
-                         progress_t *pr, GError **err)
+/* Runs the batches of one phase that are this shard's and still lack rows, J at a time (their held cells
+ * wait); with `bound`, gives the held cells their lower bounds instead, and writes nothing. */
+static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboolean bound, int fd,
+                         const char *csv, progress_t *pr, GError **err)
 {
     gint cancel = 0;
     GAsyncQueue *q = g_async_queue_new();
@@ -129,10 +130,13 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int 
     for (guint i = 0; i < batches->len; i++) {
         batch_t *b = batches->pdata[i];
         gboolean todo = FALSE;
-        for (guint k = 0; k < b->cells->len; k++)
-            todo |= ((cell_t *)b->x->cells->pdata[g_array_index(b->cells, guint, k)])->rows == NULL;
+        for (guint k = 0; k < b->cells->len; k++) {
+            const cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
+            todo |= c->rows == NULL && c->held == bound;
+        }
         if (b->phase != phase || !b->mine || !todo)
             continue;
+        b->bound = bound;
         b->cancel = &cancel;
         b->done = q;
         g_thread_pool_push(pool, b, NULL);
@@ -147,11 +151,13 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int 
             g_atomic_int_set(&cancel, 1);
             continue;
         }
+        if (bound)
+            continue;
         GString *rows = g_string_new(NULL);
         for (guint k = 0; k < b->cells->len; k++) {
             cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
-            if (c->rows)
-                continue; /* a resumed batch: the rows it already had are kept */
+            if (c->rows || c->held)
+                continue; /* a resumed batch: the rows it already had are kept; a held cell waits */
             c->rows = pact_sw_cell_rows(b->x, c);
             g_string_append(rows, c->rows);
             pr->done++;
@@ -171,6 +177,106 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int 
         return FALSE;
     }
     return TRUE;
+}
+
+/* Pruning (pact tune): the model engine's phase-2 cells without rows are held; per study and size, e->prune
+ * says which to run (first without bounds), they run, the cells still held get a lower bound of their d^
+ * (once), and it is asked again after each round until it asks for none.  Those still held are written by
+ * write_pruned. */
+static gboolean run_pruned(pact_experiment *e, GPtrArray *studies, GPtrArray *batches, int fd,
+                           const char *csv, progress_t *pr, GError **err)
+{
+    guint held = 0;
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        if (x->s->engine != PACT_ENGINE_MODEL)
+            continue;
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            c->held = c->phase == 2 && !c->rows && ((batch_t *)batches->pdata[c->batch])->mine;
+            c->lb = NAN;
+            held += c->held;
+        }
+    }
+    if (!held)
+        return TRUE;
+    for (gboolean bounded = FALSE;;) {
+        guint asked = 0;
+        for (guint k = 0; k < studies->len; k++) {
+            ctx_t *x = studies->pdata[k];
+            const pact_sweep *s = x->s;
+            if (s->engine != PACT_ENGINE_MODEL)
+                continue;
+            guint na = s->algs->len, np = s->patterns->len;
+            int nd = -1;
+            for (guint p = 0; p < np; p++)
+                if (!strcmp(s->patterns->pdata[p], "no_delay"))
+                    nd = (int)p;
+            g_autofree double *d = g_new(double, na *np), *lb = g_new(double, na *np);
+            g_autofree guint8 *known = g_new(guint8, na * np), *need = g_new(guint8, na * np);
+            for (guint z = 0; z < s->sizes->len; z++) {
+                gboolean any = FALSE;
+                for (guint a = 0; a < na; a++)
+                    for (guint p = 0; p < np; p++) {
+                        const cell_t *c = pact_sw_find_cell(x, a, z, p);
+                        guint i = a * np + p;
+                        known[i] = !c->held;
+                        d[i] = c->held ? NAN : pact_sw_mean_of(c, TRUE);
+                        lb[i] = c->held ? c->lb : NAN;
+                        need[i] = 0;
+                        any |= c->held;
+                    }
+                if (!any)
+                    continue;
+                e->prune(e->prune_ctx, na, np, nd, d, lb, known, need);
+                for (guint a = 0; a < na; a++)
+                    for (guint p = 0; p < np; p++) {
+                        cell_t *c = pact_sw_find_cell(x, a, z, p);
+                        if (c->held && need[a * np + p]) {
+                            c->held = FALSE;
+                            asked++;
+                        }
+                    }
+            }
+        }
+        if (asked && !run_wave(e, batches, 2, FALSE, fd, csv, pr, err))
+            return FALSE;
+        if (!bounded) {
+            bounded = TRUE;
+            if (!run_wave(e, batches, 2, TRUE, fd, csv, pr, err))
+                return FALSE;
+        } else if (!asked) {
+            return TRUE;
+        }
+    }
+}
+
+/* The cells pruning left held: rows with status "pruned" (no d^: a lower bound proved them useless). */
+static gboolean write_pruned(GPtrArray *studies, int fd, const char *csv, progress_t *pr, GError **err)
+{
+    GString *rows = g_string_new(NULL);
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            if (!c->held || c->rows)
+                continue;
+            c->held = FALSE;
+            pact_sw_cell_reset(c);
+            for (int rep = 0; rep < x->s->reps; rep++) {
+                double nan = NAN;
+                g_array_append_val(c->last, nan);
+                g_array_append_val(c->total, nan);
+                g_ptr_array_add(c->status, g_strdup("pruned"));
+            }
+            c->rows = pact_sw_cell_rows(x, c);
+            g_string_append(rows, c->rows);
+            pr->done++;
+        }
+    }
+    gboolean ok = append_all(fd, rows->str, csv, err);
+    g_string_free(rows, TRUE);
+    return ok;
 }
 
 /* Phase 2's skews from the no-delay cells: mean_nodelay, the mean no-delay d^ over the algorithms of the
@@ -365,7 +471,7 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
     if (!e->quiet)
         fprintf(stderr, "pact sim: %u studies, %u cells to run%s (%u already in %s), %d jobs\n", studies->len,
                 pr.total, e->shard_n ? " in this shard" : "", have, e->outdir, e->jobs);
-    if (!write_patterns(studies, batches, 1, err) || !run_wave(e, batches, 1, fd, csv, &pr, err))
+    if (!write_patterns(studies, batches, 1, err) || !run_wave(e, batches, 1, FALSE, fd, csv, &pr, err))
         goto done;
     for (guint k = 0; k < studies->len; k++) {
         ctx_t *x = studies->pdata[k];
@@ -374,7 +480,11 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
         if (!e->quiet)
             print_skews(x);
     }
-    if (!write_patterns(studies, batches, 2, err) || !run_wave(e, batches, 2, fd, csv, &pr, err))
+    if (!write_patterns(studies, batches, 2, err) ||
+        (e->prune && !run_pruned(e, studies, batches, fd, csv, &pr, err)) ||
+        !run_wave(e, batches, 2, FALSE, fd, csv, &pr, err))
+        goto done;
+    if (e->prune && !write_pruned(studies, fd, csv, &pr, err))
         goto done;
     if (pr.tty && !e->quiet && pr.total)
         progress_show(&pr, TRUE);

@@ -18,6 +18,8 @@ typedef struct {
     GArray *last, *total; /* double per rep */
     GPtrArray *status;    /* char * per rep */
     char *rows;           /* its results.csv rows, once it has all its repetitions */
+    gboolean held;        /* pruning (pact_prune_fn): not to run until asked for */
+    double lb;            /* pruning: a lower bound of its d^ (NAN: restricted) */
 } cell_t;
 
 typedef struct {
@@ -28,6 +30,10 @@ typedef struct {
     char *bench;      /* absolute path of pact-bench-smpi (smpi engine) */
     double gamma;
     pact_place place; /* the ranks' nodes, for the builders of the model and replay engines */
+    /* the model engine: "DIGEST PATTERN-FILE" (and "bound ..." for a bound) -> double[2]: what evaluating a
+     * schedule set under those arrivals gave (d^, d*), so that what two algorithms build alike runs once */
+    GMutex memo_lock;
+    GHashTable *memo;
 } ctx_t;
 
 /* The cells that share one simulation. */
@@ -41,6 +47,7 @@ typedef struct {
     gint *cancel;
     GAsyncQueue *done;
     double seconds; /* wall time it took */
+    gboolean bound; /* the model engine: lower bounds of its held cells' d^ (cell_t.lb), no runs */
 } batch_t;
 
 typedef struct {

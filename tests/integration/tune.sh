@@ -95,6 +95,50 @@ check "tune regret = reference from results.csv" tune_matches regret
 check "tune no_delay = reference from results.csv" tune_matches no_delay
 check "tune expected:weights = reference from results.csv" tune_matches expected "random=3,no_delay=1,ascending=0"
 
+# The model's runs skip the evaluations that lower bounds prove useless (status "pruned"): every objective, and
+# hybrid's K best, gives the bytes of --exhaustive (table, summary, Open MPI rules), which prunes nothing.
+tune_pruned() {
+    local obj=$1 a="$TMP/tune-pruned-a" b="$TMP/tune-pruned-b"
+    rm -rf "$a" "$b"
+    $PACT tune "${TUNE_GRID[@]}" --coll allreduce,reduce,alltoall,bcast --objective "$obj" --target ompi \
+        -o "$a" >/dev/null || return 1
+    $PACT tune "${TUNE_GRID[@]}" --coll allreduce,reduce,alltoall,bcast --objective "$obj" --target ompi \
+        --exhaustive -o "$b" >/dev/null || return 1
+    local n m
+    n=$(cat "$a"/runs/*/results.csv | grep -c ',pruned$')
+    m=$(cat "$b"/runs/*/results.csv | grep -c ',pruned$')
+    echo "$obj: $n cells pruned, exhaustive $m"
+    [ "$n" -gt 0 ] && [ "$m" -eq 0 ] && grep -q '^exhaustive: true$' "$b/tune.yaml" || return 1
+    cmp "$a/table.csv" "$b/table.csv" && cmp "$a/summary.txt" "$b/summary.txt" &&
+        cmp "$a/ompi-rules.conf" "$b/ompi-rules.conf"
+}
+check "tune prunes by bounds: robust, the bytes of --exhaustive" tune_pruned robust
+check "tune prunes by bounds: regret, the bytes of --exhaustive" tune_pruned regret
+check "tune prunes by bounds: no_delay, the bytes of --exhaustive" tune_pruned no_delay
+check "tune prunes by bounds: expected:weights, the bytes of --exhaustive" tune_pruned \
+    expected:random=3,no_delay=1,ascending=0
+
+# A pruned tuning stopped before its end (its pruned rows and the last runs' rows gone, as a kill leaves it:
+# the last check's) resumes: every cell once, and the bytes of the uninterrupted table and summary.
+tune_pruned_resume() {
+    local a="$TMP/tune-pruned-a" c="$TMP/tune-pruned-c" f obj=expected:random=3,no_delay=1,ascending=0
+    rm -rf "$c"
+    cp -r "$a" "$c" || return 1
+    rm -f "$c/table.csv" "$c/summary.txt" "$c/ompi-rules.conf"
+    for f in "$c"/runs/*/results.csv; do
+        grep -v ',pruned$' "$f" | head -n -40 >"$f.cut" && mv "$f.cut" "$f"
+    done
+    $PACT tune "${TUNE_GRID[@]}" --coll allreduce,reduce,alltoall,bcast --objective "$obj" --target ompi \
+        -o "$c" >/dev/null || return 1
+    for f in "$a"/runs/*/results.csv; do
+        local g="$c/runs/$(basename "$(dirname "$f")")/results.csv"
+        [ "$(wc -l <"$f")" = "$(wc -l <"$g")" ] || { echo "$g: $(wc -l <"$g") rows, not $(wc -l <"$f")"; return 1; }
+        [ -z "$(cut -d, -f1-12 "$g" | sort | uniq -d)" ] || { echo "$g: a cell twice"; return 1; }
+    done
+    cmp "$a/table.csv" "$c/table.csv" && cmp "$a/summary.txt" "$c/summary.txt"
+}
+check "tune pruned, stopped, resumed: every cell once, the same table" tune_pruned_resume
+
 # The objectives differ where they should: robust and no_delay disagree on some cell of this grid (else the
 # tests above could not tell them apart), and the same command twice gives the same bytes.
 tune_distinct() {

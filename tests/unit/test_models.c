@@ -12,7 +12,8 @@
 
 static const double ALPHA = 1.5e-6, BETA = 6.25e-11, GAMMA = 2e-10;
 
-static pact_model_sched *prepare(const pact_alg *a, int P, size_t bytes)
+/* The arguments of every test here: doubles, a commutative operation, root 0. */
+static pact_build_args args_of(const pact_alg *a, int P, size_t bytes)
 {
     pact_build_args args = {0};
     args.coll = a->coll;
@@ -20,6 +21,18 @@ static pact_model_sched *prepare(const pact_alg *a, int P, size_t bytes)
     args.elem_size = 8;
     args.count = bytes / 8;
     args.commutative = 1;
+    return args;
+}
+
+static gboolean applies(const pact_alg *a, int P, size_t bytes)
+{
+    pact_build_args args = args_of(a, P, bytes);
+    return pact_alg_applies(a, &args, NULL) == PACT_OK;
+}
+
+static pact_model_sched *prepare(const pact_alg *a, int P, size_t bytes)
+{
+    pact_build_args args = args_of(a, P, bytes);
     GError *err = NULL;
     pact_model_sched *s = pact_model_prepare(a, &args, &err);
     g_assert_no_error(err);
@@ -162,51 +175,178 @@ static void test_shared_links(void)
 
 /* Every algorithm of the registry, several P and sizes, all three networks, random arrivals: no deadlock,
  * d* >= d^ >= 0, every rank leaves after it arrives; and a closed form exists. */
+/* Every algorithm at each P of Ps (where it applies) and 8 B, 8000 B and 1 MiB, its schedule set prepared. */
+typedef struct {
+    pact_model_eval *w;
+    GRand *rng;
+    size_t cells, tight;
+} cells_ctx;
+typedef void (*cell_fn)(const pact_alg *a, int P, size_t bytes, const pact_model_sched *s, cells_ctx *x);
+
+static void each_cell(const int *Ps, size_t nP, cell_fn fn, cells_ctx *x)
+{
+    const size_t sizes[] = {8, 1000 * 8, 1 << 20};
+    for (size_t i = 0; i < pact_alg_count(); i++)
+        for (size_t p = 0; p < nP; p++)
+            for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
+                const pact_alg *a = pact_alg_at(i);
+                if (!applies(a, Ps[p], sizes[k]))
+                    continue;
+                pact_model_sched *s = prepare(a, Ps[p], sizes[k]);
+                fn(a, Ps[p], sizes[k], s, x);
+                pact_model_sched_free(s);
+            }
+}
+
+static void every_algorithm_cell(const pact_alg *a, int P, size_t bytes, const pact_model_sched *s,
+                                 cells_ctx *x)
+{
+    double arr[32];
+    for (int r = 0; r < P; r++)
+        arr[r] = g_rand_double_range(x->rng, 0, 1e-4);
+    for (int net = 0; net < 3; net++) {
+        pact_model_params m;
+        pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
+        m.net = (pact_net)net;
+        m.o = 1e-7;
+        m.g = 2e-7;
+        m.G = BETA;
+        pact_model_result r;
+        double dh = eval_dhat(x->w, s, arr, &m, &r);
+        g_assert_cmpfloat(dh, >=, 0);
+        g_assert_cmpfloat(r.dstar, >=, dh);
+        for (int q = 0; q < P; q++)
+            g_assert_cmpfloat(r.exit[q], >=, arr[q]);
+    }
+    pact_model_terms t;
+    g_assert_true(pact_model_terms_of(a, P, (double)bytes, &t, NULL));
+    g_assert_cmpfloat(t.a, >=, 0);
+}
+
 static void test_every_algorithm(void)
 {
     const int Ps[] = {1, 2, 3, 5, 8, 13, 32};
-    const size_t sizes[] = {8, 1000 * 8, 1 << 20};
-    pact_model_eval *w = pact_model_eval_new();
-    GRand *rng = g_rand_new_with_seed(7);
-    for (size_t i = 0; i < pact_alg_count(); i++) {
-        const pact_alg *a = pact_alg_at(i);
-        for (size_t p = 0; p < G_N_ELEMENTS(Ps); p++)
-            for (size_t k = 0; k < G_N_ELEMENTS(sizes); k++) {
-                int P = Ps[p];
-                pact_build_args args = {0};
-                args.coll = a->coll;
-                args.size = P;
-                args.elem_size = 8;
-                args.count = sizes[k] / 8;
-                args.commutative = 1;
-                if (pact_alg_applies(a, &args, NULL) != PACT_OK)
+    cells_ctx x = {pact_model_eval_new(), g_rand_new_with_seed(7), 0, 0};
+    each_cell(Ps, G_N_ELEMENTS(Ps), every_algorithm_cell, &x);
+    g_rand_free(x.rng);
+    pact_model_eval_free(x.w);
+}
+
+/* pact_model_bound never exceeds the evaluator's d^: every algorithm, P = 2..32, 8 B..1 MiB, no delay, random
+ * arrivals and one late rank, on single ports, shared links of one switch (one and four ranks a node), LogGP,
+ * and cedar's routes.  And it is no empty bound: more than half the cells come within half of d^, ring
+ * allreduce without delay is bounded by more than P-1 latencies (its channels carry many messages, which
+ * loosens the bound: not 2(P-1)), recursive doubling exactly on single ports at a power of two. */
+static void bound_cell(const pact_alg *a, int P, size_t bytes, const pact_model_sched *s, cells_ctx *x)
+{
+    for (int shape = 0; shape < 3; shape++) {
+        double arr[32] = {0};
+        for (int r = 0; r < P && shape > 0; r++)
+            arr[r] = shape == 1 ? g_rand_double_range(x->rng, 0, 1e-4) : (r == P / 2 ? 1e-3 : 0);
+        for (int net = 0; net < 5; net++) {
+            pact_model_params m;
+            pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
+            if (net == 4) {
+                if (P % 4)
                     continue;
-                pact_model_sched *s = prepare(a, P, sizes[k]);
-                double arr[32];
-                for (int r = 0; r < P; r++)
-                    arr[r] = g_rand_double_range(rng, 0, 1e-4);
-                for (int net = 0; net < 3; net++) {
-                    pact_model_params m;
-                    pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
-                    m.net = (pact_net)net;
-                    m.o = 1e-7;
-                    m.g = 2e-7;
-                    m.G = BETA;
-                    pact_model_result r;
-                    double dh = eval_dhat(w, s, arr, &m, &r);
-                    g_assert_cmpfloat(dh, >=, 0);
-                    g_assert_cmpfloat(r.dstar, >=, dh);
-                    for (int q = 0; q < P; q++)
-                        g_assert_cmpfloat(r.exit[q], >=, arr[q]);
+                pact_model_params_platform(&m, pact_platform_find("cedar"), 4);
+                m.mapping = PACT_MAP_CYCLIC; /* routed: not one switch */
+            } else {
+                m.net = net == 3 ? PACT_NET_SHARED : (pact_net)net;
+                m.envelope = 16;
+                m.o = 1e-7;
+                m.g = 2e-7;
+                m.G = BETA;
+                if (net == 3) { /* four ranks a node */
+                    m.ppn = P % 4 ? 1 : 4;
+                    m.alpha_intra = ALPHA / 5;
+                    m.beta_intra = BETA / 4;
                 }
-                pact_model_terms t;
-                g_assert_true(pact_model_terms_of(a, P, (double)sizes[k], &t, NULL));
-                g_assert_cmpfloat(t.a, >=, 0);
-                pact_model_sched_free(s);
             }
+            pact_model_result r;
+            double dh = eval_dhat(x->w, s, arr, &m, &r), lb = -1;
+            GError *err = NULL;
+            g_assert_true(pact_model_bound(x->w, s, arr, &m, &lb, &err));
+            g_assert_no_error(err);
+            if (!(lb <= dh))
+                g_error("%s %s P=%d %zu B shape %d net %d: bound %.17g > d^ %.17g", pact_coll_name(a->coll),
+                        a->name, P, bytes, shape, net, lb, dh);
+            g_assert_cmpfloat(lb, >=, 0);
+            x->cells++;
+            x->tight += lb >= 0.5 * dh;
+        }
     }
-    g_rand_free(rng);
+}
+
+static void test_bound(void)
+{
+    const int Ps[] = {2, 3, 5, 8, 13, 32};
+    cells_ctx x = {pact_model_eval_new(), g_rand_new_with_seed(11), 0, 0};
+    pact_model_eval *w = x.w;
+    each_cell(Ps, G_N_ELEMENTS(Ps), bound_cell, &x);
+    size_t cells = x.cells, tight = x.tight;
+    g_test_message("bound: %zu cells, %zu within half of d^", cells, tight);
+    g_assert_cmpuint(tight, >, cells / 2);
+    const pact_alg *ring = pact_alg_find(PACT_COLL_ALLREDUCE, "ring"),
+                   *rd = pact_alg_find(PACT_COLL_ALLREDUCE, "recursive_doubling");
+    pact_model_params m;
+    pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
+    pact_model_sched *s = prepare(ring, 32, 8 * 32);
+    double lb, dh;
+    pact_model_result r;
+    g_assert_true(pact_model_bound(w, s, NULL, &m, &lb, NULL));
+    g_assert_cmpfloat(lb, >=, 31 * ALPHA);
+    pact_model_sched_free(s);
+    s = prepare(rd, 16, 1 << 16);
+    g_assert_true(pact_model_bound(w, s, NULL, &m, &lb, NULL));
+    dh = eval_dhat(w, s, NULL, &m, &r);
+    g_assert_cmpfloat(lb, <=, dh);
+    g_assert_cmpfloat(lb, >=, dh * (1 - 1e-5));
+    pact_model_sched_free(s);
+    g_rand_free(x.rng);
     pact_model_eval_free(w);
+}
+
+/* The schedule set's digest: one for what builds alike (ring and segmented ring allreduce, whose default
+ * segments are whole blocks; ring below a count of P, which is recursive doubling), another for any other
+ * algorithm or size, and the same from two builds. */
+static void test_digest(void)
+{
+    const pact_alg *ring = pact_alg_find(PACT_COLL_ALLREDUCE, "ring"),
+                   *seg = pact_alg_find(PACT_COLL_ALLREDUCE, "segmented_ring"),
+                   *rd = pact_alg_find(PACT_COLL_ALLREDUCE, "recursive_doubling"),
+                   *rab = pact_alg_find(PACT_COLL_ALLREDUCE, "rabenseifner");
+    pact_model_sched *a = prepare(ring, 64, 1 << 16), *b = prepare(seg, 64, 1 << 16),
+                     *c = prepare(ring, 64, 1 << 16), *d = prepare(rab, 64, 1 << 16),
+                     *e = prepare(ring, 64, 1 << 17), *f = prepare(ring, 64, 64), *g = prepare(rd, 64, 64);
+    g_autofree char *da = pact_model_sched_digest(a), *db = pact_model_sched_digest(b),
+                    *dc = pact_model_sched_digest(c), *dd = pact_model_sched_digest(d),
+                    *de = pact_model_sched_digest(e), *df = pact_model_sched_digest(f),
+                    *dg = pact_model_sched_digest(g);
+    g_assert_cmpstr(da, ==, db);
+    g_assert_cmpstr(da, ==, dc);
+    g_assert_cmpstr(df, ==, dg);
+    g_assert_cmpstr(da, !=, dd);
+    g_assert_cmpstr(da, !=, de);
+    g_assert_cmpstr(da, !=, df);
+    /* every array counts: one channel, one size, one successor changed */
+    a->chan[a->n - 1] ^= 1;
+    g_autofree char *x1 = pact_model_sched_digest(a);
+    a->chan[a->n - 1] ^= 1;
+    a->bval[0] += 1;
+    g_autofree char *x2 = pact_model_sched_digest(a);
+    a->bval[0] -= 1;
+    a->succ[0] ^= 1;
+    g_autofree char *x3 = pact_model_sched_digest(a);
+    a->succ[0] ^= 1;
+    g_autofree char *x4 = pact_model_sched_digest(a);
+    g_assert_cmpstr(x1, !=, da);
+    g_assert_cmpstr(x2, !=, da);
+    g_assert_cmpstr(x3, !=, da);
+    g_assert_cmpstr(x4, ==, da);
+    pact_model_sched *all[] = {a, b, c, d, e, f, g};
+    for (size_t i = 0; i < G_N_ELEMENTS(all); i++)
+        pact_model_sched_free(all[i]);
 }
 
 /* Ranks that leave before rank `late`, which arrives 1 s after the others, has arrived. */
@@ -603,6 +743,8 @@ int main(int argc, char **argv)
     g_test_add_func("/models/routes", test_routes);
     g_test_add_func("/models/many-ranks", test_many_ranks);
     g_test_add_func("/models/event-queue", test_event_queue);
+    g_test_add_func("/models/bound", test_bound);
+    g_test_add_func("/models/digest", test_digest);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
     return rc;

@@ -118,6 +118,8 @@ static gboolean claim_folder(pact_tune *t, GError **err)
     for (guint i = 0; i < t->segsizes->len; i++)
         g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", g_array_index(t->segsizes, guint64, i));
     g_string_append(s, "]\n");
+    if (t->exhaustive) /* its runs/ hold every cell; a pruned folder's lack some */
+        g_string_append(s, "exhaustive: true\n");
     g_autofree char *text = g_string_free(s, FALSE);
     g_autofree char *path = g_build_filename(t->outdir, "tune.yaml", NULL);
     if (g_file_test(t->outdir, G_FILE_TEST_IS_DIR)) {
@@ -474,6 +476,7 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
         goto out;
     if (!(w = weights_of(t, patterns, err)) && err && *err)
         goto out;
+    t->pattern_w = w;
     GString *pj = g_string_new(NULL);
     for (guint p = 0; p < patterns->len; p++)
         g_string_append_printf(pj, "%s%s", p ? "," : "", (char *)patterns->pdata[p]);
@@ -610,6 +613,7 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
         goto out;
     ok = TRUE;
 out:
+    t->pattern_w = NULL;
     g_free(w);
     pact_table_clear(&table);
     return ok;

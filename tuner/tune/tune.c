@@ -326,6 +326,16 @@ static gboolean runnable_everywhere(const pact_experiment *e, pact_coll c, GPtrA
     return TRUE;
 }
 
+/* pact_prune_fn for the model's runs: the objective's pruning (select.c), keeping the choice and runner-up
+ * exact, and hybrid's K best. */
+static void prune_cells(void *ctx, guint na, guint np, int nd, const double *d, const double *lb,
+                        const guint8 *known, guint8 *need)
+{
+    const pact_tune *t = ctx;
+    unsigned keep = t->source == PACT_TUNE_HYBRID && t->hybrid_k > 2 ? (unsigned)t->hybrid_k : 2;
+    pact_tune_prune(t->objective, t->pattern_w, keep, na, np, nd, d, lb, known, need);
+}
+
 gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const char *engine, const char *nodes,
                             const char *ppn, const char *dir, GError **err)
 {
@@ -359,6 +369,10 @@ gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const ch
         e.jobs = t->jobs;
         e.quiet = t->quiet;
         e.figures = FALSE;
+        if (!strcmp(engine, "model") && !t->exhaustive) {
+            e.prune = prune_cells;
+            e.prune_ctx = t;
+        }
         ok = pact_experiment_run(&e, &summary, err);
     }
     g_free(summary);
