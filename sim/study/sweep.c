@@ -212,8 +212,9 @@ static gboolean run_pruned(pact_experiment *e, GPtrArray *studies, GPtrArray *ba
             for (guint p = 0; p < np; p++)
                 if (!strcmp(s->patterns->pdata[p], "no_delay"))
                     nd = (int)p;
-            g_autofree double *d = g_new(double, na *np), *lb = g_new(double, na *np);
-            g_autofree guint8 *known = g_new(guint8, na * np), *need = g_new(guint8, na * np);
+            const size_t n = (size_t)na * np;
+            g_autofree double *d = g_new(double, n), *lb = g_new(double, n);
+            g_autofree guint8 *known = g_new(guint8, n), *need = g_new(guint8, n);
             for (guint z = 0; z < s->sizes->len; z++) {
                 gboolean any = FALSE;
                 for (guint a = 0; a < na; a++)

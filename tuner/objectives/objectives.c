@@ -39,8 +39,12 @@ double pact_obj_normalized(const pact_obj_table *t, unsigned a, unsigned p)
     double m = pact_obj_at(t, a, p);
     if (b == PACT_OBJ_NONE || isnan(m))
         return NAN;
-    double f = pact_obj_at(t, b, p);
-    return f > 0 ? m / f : m > 0 ? INFINITY : 1;
+    return pact_obj_ratio(m, pact_obj_at(t, b, p));
+}
+
+double pact_obj_ratio(double m, double best)
+{
+    return best > 0 ? m / best : m > 0 ? INFINITY : 1;
 }
 
 /* The mean (or, with `worst`, the largest) normalized time of a over the patterns where anything ran. */

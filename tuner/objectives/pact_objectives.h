@@ -42,6 +42,8 @@ unsigned pact_obj_best(const pact_obj_table *t, unsigned p, unsigned except);
 unsigned pact_obj_choice(const pact_obj_table *t);
 double pact_obj_robustness(const pact_obj_table *t, unsigned a, unsigned p);
 double pact_obj_normalized(const pact_obj_table *t, unsigned a, unsigned p);
+/* m / best as the normalized time counts it (best 0: 1 for m 0, else infinity). */
+double pact_obj_ratio(double m, double best);
 /* score(a) and regret(a) over the patterns where anything ran; NAN when a lacks one of them (*missing, if
  * not NULL, gets the first such pattern, else PACT_OBJ_NONE). */
 double pact_obj_score(const pact_obj_table *t, unsigned a, unsigned *missing);

@@ -55,12 +55,6 @@ unsigned pact_tune_pick(pact_tune_objective o, const double *d, unsigned na, uns
     return best;
 }
 
-/* x / best as pact_obj_normalized computes it. */
-static double ratio(double x, double best)
-{
-    return best > 0 ? x / best : x > 0 ? INFINITY : 1;
-}
-
 /* A lower bound of candidate a's objective value from x (its known d^ or its bounds), against `best` (the
  * least known d^ per pattern, INFINITY: none yet, which is never less than the final one): INFINITY when a
  * can never be picked (a pattern it failed under). */
@@ -82,11 +76,11 @@ static double value_bound(pact_tune_objective o, const double *w, unsigned np, i
         case PACT_TUNE_NO_DELAY:
             return x[p];
         case PACT_TUNE_ROBUST:
-            acc += ratio(x[p], best[p]);
+            acc += pact_obj_ratio(x[p], best[p]);
             n++;
             break;
         case PACT_TUNE_REGRET:
-            acc = fmax(acc, ratio(x[p], best[p]));
+            acc = fmax(acc, pact_obj_ratio(x[p], best[p]));
             n++;
             break;
         case PACT_TUNE_EXPECTED:
@@ -116,7 +110,6 @@ void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsi
     const size_t n = (size_t)na * np;
     double *dk = g_new(double, n), *x = g_new(double, n), *best = g_new(double, np), *v = g_new(double, na);
     gboolean *full = g_new(gboolean, na);
-    unsigned nfull = 0;
     for (size_t i = 0; i < n; i++) {
         dk[i] = known[i] ? d[i] : NAN;
         x[i] = known[i] ? d[i] : lb[i];
@@ -131,27 +124,16 @@ void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsi
         full[a] = TRUE;
         for (unsigned p = 0; p < np; p++)
             full[a] &= known[a * np + p] != 0;
-        nfull += full[a];
         v[a] = full[a] ? pact_tune_value(o, dk, na, np, nd, w, a) : NAN;
     }
     /* the keep-th best value of the candidates known everywhere */
-    double vk = INFINITY;
-    {
-        double *sv = g_new(double, na);
-        unsigned m = 0;
-        for (unsigned a = 0; a < na; a++)
-            if (full[a] && !isnan(v[a]))
-                sv[m++] = v[a];
-        for (unsigned i = 1; i < m; i++)
-            for (unsigned j = i; j > 0 && sv[j - 1] > sv[j]; j--) {
-                double t = sv[j];
-                sv[j] = sv[j - 1];
-                sv[j - 1] = t;
-            }
-        if (keep > 0 && m >= keep)
-            vk = sv[keep - 1];
-        g_free(sv);
-    }
+    unsigned *order = g_new(unsigned, na), m = 0;
+    for (unsigned a = 0; a < na; a++)
+        if (full[a] && !isnan(v[a]))
+            order[m++] = a;
+    g_qsort_with_data(order, (gint)m, sizeof(unsigned), cmp_est, v);
+    const unsigned nfull = m; /* known everywhere, with a value */
+    const double vk = keep > 0 && nfull >= keep ? v[order[keep - 1]] : INFINITY;
     const unsigned ndc =
         nd >= 0 ? pact_tune_pick(PACT_TUNE_NO_DELAY, dk, na, np, nd, NULL, NULL, PACT_OBJ_NONE, NULL)
                 : PACT_OBJ_NONE;
@@ -161,18 +143,15 @@ void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsi
     for (size_t i = 0; i < n; i++)
         seeding |= !known[i] && isnan(lb[i]);
     if (seeding) {
-        unsigned *order = g_new(unsigned, na), m = 0;
         double *est = g_new(double, na);
+        m = 0;
         for (unsigned a = 0; a < na; a++) {
             est[a] = nd >= 0 && known[a * np + nd] && !isnan(d[a * np + nd]) ? d[a * np + nd] : INFINITY;
             if (!full[a])
                 order[m++] = a;
         }
         g_qsort_with_data(order, (gint)m, sizeof(unsigned), cmp_est, est);
-        unsigned have = 0;
-        for (unsigned a = 0; a < na; a++)
-            have += full[a] && !isnan(v[a]);
-        for (unsigned i = 0; i < m; i++) {
+        for (unsigned i = 0, have = nfull; i < m; i++) {
             unsigned a = order[i];
             if (a != ndc && (have > keep || isinf(est[a])))
                 continue;
@@ -181,17 +160,13 @@ void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsi
             have++;
         }
         g_free(est);
-        g_free(order);
-    }
-    if (!seeding) {
+    } else {
         for (unsigned a = 0; a < na; a++) {
             if (full[a])
                 continue;
             gboolean prune = a != ndc;
-            for (unsigned p = 0; prune && p < np; p++)
-                if (!known[a * np + p])
-                    prune =
-                        !isinf(best[p]) && (best[p] > 0 ? lb[a * np + p] > best[p] * M : lb[a * np + p] > 0);
+            for (unsigned p = 0; prune && p < np; p++) /* not the best there (none known yet: may be) */
+                prune = known[a * np + p] || pact_obj_ratio(lb[a * np + p], best[p]) > M;
             if (prune) {
                 double lv = value_bound(o, w, np, nd, x + (size_t)a * np, best);
                 prune = !isinf(vk) && (isinf(lv) || lv > vk * M);
@@ -200,6 +175,7 @@ void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsi
                 need[a * np + p] = !known[a * np + p];
         }
     }
+    g_free(order);
     g_free(dk);
     g_free(x);
     g_free(best);
