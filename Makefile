@@ -51,7 +51,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 sim: $(BIN)/pact-bench-smpi $(BIN)/pact-smpi-clock.so $(BIN)/pact-probe-smpi
-real: deps $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich $(LIB)/libpact-ompi.so $(LIB)/libpact-mpich.so
+real: deps $(BIN)/pact-bench-mpi $(BIN)/pact-bench-mpich $(LIB)/libpact-ompi.so $(LIB)/libpact-mpich.so $(BUILD)/tests/ucx-yield.so
 
 $(BUILD)/host/%.o: %.c | deps
 	@mkdir -p $(@D)
@@ -145,6 +145,11 @@ $(BIN)/pact-smpi-clock.so: sim/rank/smpi_clock.c | deps
 $(BIN)/pact-probe-smpi: sim/rank/probe.c | deps
 	@mkdir -p $(@D)
 	$(SMPICC) -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -Wall -Wextra -o $@ $<
+
+# Preloaded into MPICH's ranks by the tests (see the file).
+$(BUILD)/tests/ucx-yield.so: tests/support/ucx_yield.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -fPIC -shared -o $@ $< -ldl
 
 $(BUILD)/tests/%: $(BUILD)/host/tests/unit/%.o $(BUILD)/libpact-host.a
 	@mkdir -p $(@D)

@@ -31,7 +31,8 @@ ompi_matrix() {
 mpich_matrix() {
     local P=$1 counts=$2
     shift 2
-    timeout 900 mpiexec.mpich -np "$P" build/bin/pact-bench-mpich --matrix --counts "$counts" "$@" | tee "$TMP/mpich-$P"
+    timeout 900 mpiexec.mpich -np "$P" -genv LD_PRELOAD "$MPICH_YIELD" build/bin/pact-bench-mpich --matrix \
+        --counts "$counts" "$@" | tee "$TMP/mpich-$P"
     grep -q " 0 wrong" "$TMP/mpich-$P"
 }
 
@@ -73,17 +74,20 @@ done
 for P in 1 2 3 4; do
     check "openmpi correctness 2^20 P=$P" ompi_matrix $P 1048576 --coll allreduce,reduce,bcast --dtypes double,int
 done
-# MPICH, a smaller matrix (its ranks busy-poll, so oversubscribing 2 cores is slow: P <= 5).
-for P in 2 3 4 5; do
-    check "mpich correctness all collectives P=$P" mpich_matrix $P 0,1,P+1,100 --dtypes int,pair
+# MPICH: the matrix Open MPI runs.  Its ranks poll while they wait; with MPICH_YIELD (lib.sh) 17 of them on
+# 2 cores take seconds, not the minutes that had kept this matrix at 2-5 ranks and two datatypes.
+for P in $(seq 1 17); do
+    dtypes=int,float,double,pair
+    [ $P -gt 8 ] && dtypes=int,pair
+    check "mpich correctness all collectives P=$P" mpich_matrix $P 0,1,7,P-1,P+1,1000 --dtypes $dtypes
 done
 # MPICH's smp compositions across nodes: MPICH's debugging cliques split this machine into 2 nodes of 3 (by block)
 # and 3 nodes round-robin (7 ranks), so node and node-leader parts both run; pact's smp schedules on them.
 # mpich_smp_matrix P NODES BY_BLOCK: right cells and none wrong.
 mpich_smp_matrix() {
     MPIR_CVAR_NUM_CLIQUES=$2 MPIR_CVAR_CLIQUES_BY_BLOCK=$3 timeout 600 mpiexec.mpich -np "$1" \
-        build/bin/pact-bench-mpich --matrix --counts 0,1,P+1,4000 --coll allreduce,reduce,bcast,barrier --algs smp \
-        --dtypes int --roots 0,P-1,1 | tee "$TMP/mpich-smp-$1"
+        -genv LD_PRELOAD "$MPICH_YIELD" build/bin/pact-bench-mpich --matrix --counts 0,1,P+1,4000 \
+        --coll allreduce,reduce,bcast,barrier --algs smp --dtypes int --roots 0,P-1,1 | tee "$TMP/mpich-smp-$1"
     grep -qE ": [1-9][0-9]* right, 0 wrong" "$TMP/mpich-smp-$1"
 }
 check "mpich correctness smp on 2 nodes of 3" mpich_smp_matrix 6 2 1
@@ -225,7 +229,8 @@ bench_place() {
     [ "$(smpirun -np 6 -platform "$d/platform.xml" -hostfile "$d/hostfile" $(cat "$d/smpi-cfg") "$BENCH_SMPI" \
         --place 2>/dev/null)" = "0 1 2 0 1 2" ] || return 1
     [ "$(mpirun.openmpi -np 3 --oversubscribe build/bin/pact-bench-mpi --place 2>/dev/null)" = "0 0 0" ] &&
-        [ "$(mpiexec.mpich -np 3 build/bin/pact-bench-mpich --place 2>/dev/null)" = "0 0 0" ]
+        [ "$(mpiexec.mpich -np 3 -genv LD_PRELOAD "$MPICH_YIELD" build/bin/pact-bench-mpich --place 2>/dev/null)" = \
+            "0 0 0" ]
 }
 check "bench driver: the node of every rank (SMPI hosts, one machine under Open MPI and MPICH)" bench_place
 
@@ -239,8 +244,8 @@ bench_setup_fails() {
     rc=$?
     [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "set-up failure injected" <<<"$out" &&
         [ "$(grep -c 'set-up failed on another rank' <<<"$out")" = 2 ] || return 1
-    out=$(PACT_BENCH_FAIL_SETUP=2 timeout 60 mpiexec.mpich -np 3 build/bin/pact-bench-mpich --matrix --coll bcast \
-        --algs binomial --counts 1 2>&1)
+    out=$(PACT_BENCH_FAIL_SETUP=2 timeout 60 mpiexec.mpich -np 3 -genv LD_PRELOAD "$MPICH_YIELD" \
+        build/bin/pact-bench-mpich --matrix --coll bcast --algs binomial --counts 1 2>&1)
     rc=$?
     [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "set-up failure injected" <<<"$out" || return 1
     local d="$TMP/setup-fails"

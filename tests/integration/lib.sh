@@ -1,6 +1,9 @@
 # tests/integration/lib.sh - a tiny harness: `check NAME CMD...` runs CMD, records pass or fail, shows the output of
 # failures; `finish` prints "N passed, N failed" and sets the exit status.
 PASSED=0
+# Preloaded into every MPICH rank the tests start (-genv LD_PRELOAD): MPICH's ranks poll while they wait,
+# and on 2 cores a rank that waits would spin out the time slice of the one it waits for (see the file).
+export MPICH_YIELD=$PWD/build/tests/ucx-yield.so
 FAILED=0
 FAILED_NAMES=()
 TEST_LOG_DIR=${TEST_LOG_DIR:-$(mktemp -d /tmp/pact-tests-XXXXXX)}

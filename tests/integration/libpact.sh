@@ -25,7 +25,7 @@ lp_ompi() {
     env "${envs[@]}" timeout 600 mpirun.openmpi -np "$np" --oversubscribe --mca btl self,vader "${xs[@]}" "$@" </dev/null
 }
 lp_mpich() {
-    local np=$1 gs=(-genv LD_PRELOAD "$LP_MPICH"); shift
+    local np=$1 gs=(-genv LD_PRELOAD "$LP_MPICH $MPICH_YIELD"); shift
     while [ "$1" != -- ]; do gs+=(-genv "${1%%=*}" "${1#*=}"); shift; done
     shift
     timeout 600 mpiexec.mpich -np "$np" "${gs[@]}" "$@" </dev/null 2> >(grep -v 'yaksa: .* leaked' >&2)
@@ -37,25 +37,20 @@ lp_build_probe() {
 }
 check "libpact: the probe builds against Open MPI and MPICH" lp_build_probe
 
-# The matrix through libpact: Open MPI at P = 1..17 (about 30 s), MPICH at 2 and 3 (its ranks busy-poll: 17 of
-# them take minutes; scripts/libpact-matrix.sh runs 1..17).
-lp_matrix_ompi() {
-    local dtypes=int,float,double,pair
-    [ "$1" -gt 8 ] && dtypes=int,pair
-    lp_ompi "$1" -- build/bin/pact-bench-mpi --matrix --libpact --counts 0,1,7,P-1,P+1,1000 --dtypes $dtypes |
-        tee "$TMP/lp/matrix-ompi-$1"
-    grep -q " 0 wrong" "$TMP/lp/matrix-ompi-$1"
-}
-lp_matrix_mpich() {
-    lp_mpich "$1" -- build/bin/pact-bench-mpich --matrix --libpact --counts 0,1,P+1,100 --dtypes int,pair |
-        tee "$TMP/lp/matrix-mpich-$1"
-    grep -q " 0 wrong" "$TMP/lp/matrix-mpich-$1"
+# The matrix through libpact, Open MPI and MPICH at P = 1..17 (about 30 s each; MPICH's ranks with
+# MPICH_YIELD, lib.sh).
+lp_matrix() {
+    local mpi=$1 P=$2 dtypes=int,float,double,pair
+    [ "$P" -gt 8 ] && dtypes=int,pair
+    "lp_$mpi" "$P" -- build/bin/pact-bench-$([ "$mpi" = ompi ] && echo mpi || echo mpich) --matrix --libpact \
+        --counts 0,1,7,P-1,P+1,1000 --dtypes $dtypes | tee "$TMP/lp/matrix-$mpi-$P"
+    grep -q " 0 wrong" "$TMP/lp/matrix-$mpi-$P"
 }
 for P in $(seq 1 17); do
-    check "libpact: Open MPI correctness matrix through libpact P=$P" lp_matrix_ompi $P
+    check "libpact: Open MPI correctness matrix through libpact P=$P" lp_matrix ompi $P
 done
-for P in 2 3; do
-    check "libpact: MPICH correctness matrix through libpact P=$P" lp_matrix_mpich $P
+for P in $(seq 1 17); do
+    check "libpact: MPICH correctness matrix through libpact P=$P" lp_matrix mpich $P
 done
 # Without libpact loaded, --libpact refuses to run (so the matrix above did go through it).
 lp_matrix_unloaded() {

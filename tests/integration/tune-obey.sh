@@ -162,7 +162,7 @@ obey_smp() {
     MPICH_ONCE_DUMP=1 MPICH_ONCE_ROOT=$root timeout 300 mpiexec.mpich -n "$np" \
         -genv MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE "$d/csel.json" -genv MPIR_CVAR_DEVICE_COLLECTIVES none \
         -genv MPIR_CVAR_NUM_CLIQUES "$nodes" -genv MPIR_CVAR_CLIQUES_BY_BLOCK "$([ "$map" = block ] && echo 1 || echo 0)" \
-        -genv LD_PRELOAD "$OBSERVE_BUILD/mpich_spy.so" "$OBSERVE_BUILD/mpich_once" "$c" "$bytes" </dev/null \
+        -genv LD_PRELOAD "$OBSERVE_BUILD/mpich_spy.so $MPICH_YIELD" "$OBSERVE_BUILD/mpich_once" "$c" "$bytes" </dev/null \
         >"$d/mpich.txt" 2>"$d/mpich.err" || { tail -3 "$d/mpich.err"; return 1; }
     # barrier: MPICH's release is one MPI_BYTE, pact's one element of the run's datatype (char)
     local size=(--sizes "$bytes" --dtype int)

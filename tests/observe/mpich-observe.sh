@@ -11,6 +11,8 @@
 # (count and length on each rank) are then checked against the algorithm as well.
 # MPICH_OBSERVE_VERBOSE=1 prints each rank's sends (destination, size) and op calls on stderr.
 #
+# MPICH_YIELD, when set (the tests set it), names a library preloaded beside the observer's
+# (tests/support/ucx_yield.c).
 # Besides the JSON file, every run sets:
 #   MPIR_CVAR_DEVICE_COLLECTIVES=none: MPI_<Coll> calls MPIR_<Coll>_impl, whose MPIR_<Coll>_allcomm_auto searches
 #       the MPIR tree the JSON file replaces, on the communicator itself (maint/gen_coll.py writes MPIR_<Coll>;
@@ -95,7 +97,7 @@ out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 rc=0
 timeout 120 mpiexec.mpich -n "$np" "${env_json[@]}" \
-    -genv MPIR_CVAR_DEVICE_COLLECTIVES none -genv LD_PRELOAD "$build/mpich_spy.so" \
+    -genv MPIR_CVAR_DEVICE_COLLECTIVES none -genv LD_PRELOAD "$build/mpich_spy.so${MPICH_YIELD:+ $MPICH_YIELD}" \
     "$build/mpich_once" "$coll" "$bytes" "${MPICH_OBSERVE_OP:-builtin}" >"$out" 2>"$err" || rc=$?
 if [[ $rc -ne 0 ]]; then
     cat "$err" >&2
