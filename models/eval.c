@@ -449,10 +449,31 @@ static gboolean fill_scan_env(uint32_t *fill_scan, GError **err)
     return TRUE;
 }
 
+/* PACT_MODEL_SHARE_LOCAL, for the tests (links.c, share_local): 0, the components shared whole at every
+ * instant, as before the local sharing, for the same answers to 1e-9; 2, each local sharing checked against
+ * the whole one, an evaluation failing where they differ by more than 1e-9. */
+static gboolean share_local_env(int *share_local, GError **err)
+{
+    const char *v = g_getenv("PACT_MODEL_SHARE_LOCAL");
+    if (!v || !*v)
+        return TRUE;
+    if (strcmp(v, "0") && strcmp(v, "1") && strcmp(v, "2")) {
+        g_set_error(
+            err, PACT_ERROR, PACT_ERROR_INPUT,
+            "environment variable PACT_MODEL_SHARE_LOCAL=%s: not 0 (never), 1 (where it can) or 2 (and "
+            "checked against the whole sharing)",
+            v);
+        return FALSE;
+    }
+    *share_local = v[0] - '0';
+    return TRUE;
+}
+
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    return fill_scan_env(&v, err);
+    int l = 1;
+    return fill_scan_env(&v, err) && share_local_env(&l, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -464,8 +485,14 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
         return FALSE;
     }
     const int P = s->P;
-    *x = (sim_t){w, s, prm, prm->ppn > 1 ? prm->ppn : 1, FALSE, NULL, P <= PREFETCH_RANKS, FILL_SCAN};
-    if (!fill_scan_env(&x->fill_scan, err))
+    *x = (sim_t){.w = w,
+                 .s = s,
+                 .m = prm,
+                 .ppn = prm->ppn > 1 ? prm->ppn : 1,
+                 .prefetch = P <= PREFETCH_RANKS,
+                 .fill_scan = FILL_SCAN,
+                 .share_local = 1};
+    if (!fill_scan_env(&x->fill_scan, err) || !share_local_env(&x->share_local, err))
         return FALSE;
     w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
@@ -616,6 +643,14 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     }
     if (x.oom || w->q.oom) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
+        return FALSE;
+    }
+    if (x.share_diff > 1e-9) {
+        g_set_error(
+            err, PACT_ERROR, PACT_ERROR_RUN,
+            "model: PACT_MODEL_SHARE_LOCAL=2: a local sharing's rates differ from the whole sharing's by "
+            "%.3g relative at t = %.17g s (%zu local sharings, %zu whole)",
+            x.share_diff, x.share_diff_t, x.nshare_local, x.nshare_whole);
         return FALSE;
     }
     if (w->q.past) {

@@ -183,6 +183,8 @@ typedef struct {
     uint8_t fixed, moved; /* moved: its first flow changed since its end was scheduled */
     double iw;            /* each flow's weight (1 on one switch) */
     double rate, V, last; /* rate per flow */
+    double nrate;         /* while sharing: its new rate */
+    uint32_t bn;          /* the link that fixed its rate (links.c: fill_run) */
     class_link e[PACT_ROUTE_MAX];
     double tend; /* in the heap: its next end, when its first flow is served, and its key (the flow's receive) */
     uint64_t kend;
@@ -291,6 +293,10 @@ typedef struct {
     gboolean prefetch;           /* eval.c: fetch each rank's records ahead */
     uint32_t fill_scan;          /* links.c: components of up to this many links find their most constrained
                                   * link by a scan, larger ones from a heap */
+    int share_local;             /* links.c: try a local sharing first (PACT_MODEL_SHARE_LOCAL: 0 never, 2 and
+                                  * check it against the whole one) */
+    size_t nshare_local, nshare_whole;
+    double share_diff, share_diff_t; /* PACT_MODEL_SHARE_LOCAL=2: the largest relative difference, and when */
 } sim_t;
 
 /* Up to this many links, fill finds the most constrained by a scan of those left, not by the heap: each class

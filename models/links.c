@@ -376,28 +376,41 @@ static void lk_drop(pact_model_eval *w, uint32_t i, uint32_t *n)
     }
 }
 
+/* Class c's virtual service brought to `now`.  Every sharing brings those of the classes it visits, whatever
+ * their rates do: the classes of one component keep their V in step, so that flows that need the same bytes
+ * end at the same instant, to the bit (with V moved only where a class's rate changed, linear alltoall under
+ * random arrivals had a third more instants, hence sharings). */
+static inline void advance_v(fclass *c, double now)
+{
+    c->V += c->rate * (now - c->last);
+    c->last = now;
+}
 
-/* Max-min fair rates of the classes comp_c[0..nc) on links comp_l[0..nl) (a connected component): the most
- * constrained link fixes every unfixed flow through it at its level times the flow's weight, as SimGrid's
- * LMM solver does; links equally constrained go in order of their index.  With weight 1 (one switch) the
- * unfixed weight on a link is its count of unfixed flows, exactly. */
-static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
+/* Class ci takes rate r (its V at `now`): if its rate changed, or its first flow did, its end is placed
+ * again. */
+static inline void apply_one(sim_t *x, uint32_t ci, double r, double now)
 {
     pact_model_eval *w = x->w;
-    for (uint32_t k = 0; k < nl; k++) {
-        uint32_t l = w->comp_l[k];
-        w->lk[l].cap = w->lk[l].cap0;
-        w->lk[l].fix = w->lk[l].n;
-        w->lk[l].w = 0;
+    fclass *c = &w->cl[ci];
+    if (c->rate != r || c->moved) {
+        c->rate = r;
+        c->moved = 0;
+        uint32_t f = class_first(w, c);
+        double dt = (w->fl[f].target - c->V) / r;
+        if (!ce_schedule(w, ci, now + (dt > 0 ? dt : 0), w->fl[f].rcv))
+            x->oom = TRUE;
     }
-    for (uint32_t k = 0; k < nc; k++) {
-        fclass *c = &w->cl[w->comp_c[k]];
-        c->V += c->rate * (now - c->last);
-        c->last = now;
-        c->fixed = 0;
-        for (uint32_t i = 0; i < c->nl; i++)
-            w->lk[c->e[i].l].w += c->iw * c->n;
-    }
+}
+
+/* Progressive filling over the links comp_l[0..nl), whose capacity left (cap), unfixed weight (w) and unfixed
+ * flows (fix) are set: the most constrained link fixes every unfixed class through it (fixed == 0) at its
+ * level times the class's weight, as SimGrid's LMM solver does; links equally constrained go in order of
+ * their index.  Each class fixed gets that link in bn (its bottleneck: saturated, and no flow on it gets more
+ * per unit of weight) and its rate: at once (direct, apply_one), or in nrate.  With weight 1 (one switch) the
+ * unfixed weight on a link is its count of unfixed flows, exactly. */
+static void fill_run(sim_t *x, uint32_t nl, int direct, double now)
+{
+    pact_model_eval *w = x->w;
     uint32_t hn = 0;
     for (uint32_t k = 0; k < nl; k++) {
         uint32_t l = w->comp_l[k];
@@ -439,6 +452,11 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
                 continue;
             c->fixed = 1;
             double r = best * c->iw;
+            c->bn = bl;
+            if (direct) /* while the class is in cache: linear alltoall fixes 900 of them a sharing */
+                apply_one(x, ci, r, now);
+            else
+                c->nrate = r;
             for (uint32_t i = 0; i < c->nl; i++) {
                 uint32_t o = c->e[i].l;
                 if (o == bl)
@@ -461,23 +479,35 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, double now)
                     }
                 }
             }
-            if (c->rate != r || c->moved) {
-                c->rate = r;
-                c->moved = 0;
-                uint32_t f = class_first(w, c);
-                double dt = (w->fl[f].target - c->V) / r;
-                if (!ce_schedule(w, ci, now + (dt > 0 ? dt : 0), w->fl[f].rcv))
-                    x->oom = TRUE;
-            }
         }
     }
 }
 
-/* Everything that started or stopped flowing at `now` is in place: the rates of the components it touched. */
-void pact_ev_share(sim_t *x, double now)
+/* Max-min fair rates of the classes comp_c[0..nc) on links comp_l[0..nl) (a connected component), taken at
+ * once, or (check) left in nrate with V and the rates as they were. */
+static void fill(sim_t *x, uint32_t nl, uint32_t nc, int check, double now)
 {
     pact_model_eval *w = x->w;
-    w->share_pending = 0;
+    for (uint32_t k = 0; k < nl; k++) {
+        uint32_t l = w->comp_l[k];
+        w->lk[l].cap = w->lk[l].cap0;
+        w->lk[l].fix = w->lk[l].n;
+        w->lk[l].w = 0;
+    }
+    for (uint32_t k = 0; k < nc; k++) {
+        fclass *c = &w->cl[w->comp_c[k]];
+        if (!check)
+            advance_v(c, now);
+        c->fixed = 0;
+        for (uint32_t i = 0; i < c->nl; i++)
+            w->lk[c->e[i].l].w += c->iw * c->n;
+    }
+    fill_run(x, nl, !check, now);
+}
+
+/* A new mark for links and classes (0 after a wrap clears the old ones). */
+static uint32_t next_stamp(pact_model_eval *w)
+{
     uint32_t st = ++w->stamp;
     if (st == 0) { /* wrapped: clear the marks */
         for (uint32_t l = 0; l < w->nlinks; l++)
@@ -486,9 +516,162 @@ void pact_ev_share(sim_t *x, double now)
             w->cl[c].mark = 0;
         st = w->stamp = 1;
     }
+    return st;
+}
+
+/* Relative slack of the checks of a local sharing: sums of a few dozen rounded rates. */
+#define LOCAL_TOL 1e-12
+
+/* Whether link l is a bottleneck of class k: saturated (flows' rates sum to its capacity) and no flow on it
+ * gets more per unit of weight than k's.  Rates: nrate for the classes of stamp st, rate for the others. */
+static int is_bottleneck(const pact_model_eval *w, uint32_t l, const fclass *k, uint32_t st)
+{
+    double used = 0, top = 0, own = (k->mark == st ? k->nrate : k->rate) / k->iw;
+    for (uint32_t e = w->lk[l].head; e != NONE;) {
+        const fclass *c = &w->cl[ENTRY_CLASS(e)];
+        e = c->e[ENTRY_POS(e)].next;
+        double r = c->mark == st ? c->nrate : c->rate;
+        used += r * c->n;
+        top = r / c->iw > top ? r / c->iw : top;
+    }
+    return used >= w->lk[l].cap0 * (1 - LOCAL_TOL) && own >= top * (1 - LOCAL_TOL);
+}
+
+/* The sharing of this instant where it stays local: the classes through the links touched (A) are shared
+ * again over their links (R), the other classes on R keeping their rates, which the capacities lose.  The
+ * result is the max-min fair sharing (unique) when every flow has a bottleneck: each class of A has the link
+ * that fixed it, provided no other class there gets more; each other class keeps the link that had fixed
+ * it, if that link is outside R (nothing on it changed) or still is one, or finds another.  A class that
+ * breaks this joins A, and A is shared again, while R stays under LOCAL_LINKS links; past that (0), nothing
+ * has changed and the components are shared whole.  Only A's rates change, found over R's links instead of
+ * the whole component's (pairwise alltoall at 1024 ranks: a few links of 30).  Rates differ from the whole
+ * sharing's in their rounding only: the capacities lose the same rates in another order. */
+#define LOCAL_LINKS 16
+static int local_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *nl, uint32_t *nc)
+{
+    fclass *c = &w->cl[ci];
+    c->mark = st;
+    w->comp_c[(*nc)++] = ci;
+    for (uint32_t k = 0; k < c->nl; k++) {
+        uint32_t o = c->e[k].l;
+        if (w->lk[o].mark != st) {
+            if (*nl == LOCAL_LINKS)
+                return 0;
+            w->lk[o].mark = st;
+            w->comp_l[(*nl)++] = o;
+        }
+    }
+    return 1;
+}
+
+static int share_local(sim_t *x, double now)
+{
+    pact_model_eval *w = x->w;
+    for (uint32_t i = 0; i < w->ndirty;
+         i++) /* a link of that many classes: R would pass LOCAL_LINKS on one */
+        if (w->lk[w->dirty[i]].nc >= LOCAL_LINKS) /* switch, and likely on routes (linear alltoall) */
+            return 0;
+    uint32_t st = next_stamp(w), nl = 0, nc = 0;
+    for (uint32_t i = 0; i < w->ndirty; i++) {
+        uint32_t d = w->dirty[i];
+        if (w->lk[d].mark != st) {
+            w->lk[d].mark = st;
+            w->comp_l[nl++] = d;
+        }
+    }
+    for (uint32_t i = 0, nd = nl; i < nd; i++)
+        for (uint32_t e = w->lk[w->comp_l[i]].head; e != NONE;) {
+            uint32_t ci = ENTRY_CLASS(e);
+            e = w->cl[ci].e[ENTRY_POS(e)].next;
+            if (w->cl[ci].mark != st && !local_add(w, ci, st, &nl, &nc))
+                return 0;
+        }
+    for (;;) {
+        /* R's capacities less the other classes' rates */
+        for (uint32_t k = 0; k < nl; k++) {
+            slink *L = &w->lk[w->comp_l[k]];
+            L->cap = L->cap0;
+            L->w = 0;
+            L->fix = 0;
+            for (uint32_t e = L->head; e != NONE;) {
+                fclass *c = &w->cl[ENTRY_CLASS(e)];
+                e = c->e[ENTRY_POS(e)].next;
+                advance_v(c, now);
+                if (c->mark == st) {
+                    c->fixed = 0;
+                    L->w += c->iw * c->n;
+                    L->fix += c->n;
+                } else {
+                    c->fixed = 1;
+                    L->cap -= c->rate * c->n;
+                }
+            }
+            if (L->fix > 0 && !(L->cap > 0)) /* rounding left nothing for A: let the whole sharing say */
+                return 0;
+        }
+        fill_run(x, nl, 0, now);
+        /* every flow has a bottleneck; those that have none go to comp_c[nc ..) (fixed = 3) */
+        uint32_t np = 0;
+        for (uint32_t k = 0; k < nc; k++) {
+            fclass *c = &w->cl[w->comp_c[k]];
+            if (is_bottleneck(w, c->bn, c, st))
+                continue;
+            double own = c->nrate / c->iw;
+            int more = 0;
+            for (uint32_t e = w->lk[c->bn].head; e != NONE;) { /* those that get more there */
+                uint32_t ci = ENTRY_CLASS(e);
+                fclass *o = &w->cl[ci];
+                e = o->e[ENTRY_POS(e)].next;
+                if (o->mark != st && o->rate / o->iw > own) {
+                    more = 1;
+                    if (o->fixed != 3) {
+                        o->fixed = 3;
+                        w->comp_c[nc + np++] = ci;
+                    }
+                }
+            }
+            if (!more) /* its link not saturated, by rounding: let the whole sharing say */
+                return 0;
+        }
+        for (uint32_t k = 0; k < nl; k++)
+            for (uint32_t e = w->lk[w->comp_l[k]].head; e != NONE;) {
+                uint32_t ci = ENTRY_CLASS(e);
+                fclass *c = &w->cl[ci];
+                e = c->e[ENTRY_POS(e)].next;
+                if (c->mark == st || c->fixed >= 2) /* A's, checked, or to join A */
+                    continue;
+                c->fixed = 2;
+                if (w->lk[c->bn].mark != st || is_bottleneck(w, c->bn, c, st))
+                    continue;
+                uint32_t i = 0;
+                while (i < c->nl && !is_bottleneck(w, c->e[i].l, c, st))
+                    i++;
+                if (i < c->nl) {
+                    c->bn = c->e[i].l;
+                } else {
+                    c->fixed = 3;
+                    w->comp_c[nc + np++] = ci;
+                }
+            }
+        if (np == 0)
+            break;
+        for (uint32_t k = 0, n0 = nc; k < np; k++)
+            if (!local_add(w, w->comp_c[n0 + k], st, &nl, &nc))
+                return 0;
+    }
+    for (uint32_t k = 0; k < nc; k++)
+        apply_one(x, w->comp_c[k], w->cl[w->comp_c[k]].nrate, now);
+    return 1;
+}
+
+/* The components of the links touched at `now`, shared whole: their rates, or (check) the largest relative
+ * difference from the rates they have, in x->share_diff. */
+static void share_whole(sim_t *x, double now, int check)
+{
+    pact_model_eval *w = x->w;
+    uint32_t st = next_stamp(w);
     for (uint32_t i = 0; i < w->ndirty; i++) {
         uint32_t seed = w->dirty[i];
-        w->lk[seed].dirty = 0;
         if (w->lk[seed].n == 0 || w->lk[seed].mark == st)
             continue;
         uint32_t nl = 0, nc = 0;
@@ -511,7 +694,36 @@ void pact_ev_share(sim_t *x, double now)
                     }
                 }
             }
-        fill(x, nl, nc, now);
+        fill(x, nl, nc, check, now);
+        if (!check)
+            continue;
+        for (uint32_t k = 0; k < nc; k++) {
+            const fclass *c = &w->cl[w->comp_c[k]];
+            double d = fabs(c->nrate - c->rate) / c->nrate;
+            if (!(d <= x->share_diff)) {
+                x->share_diff = d;
+                x->share_diff_t = now;
+            }
+        }
     }
+}
+
+/* Everything that started or stopped flowing at `now` is in place: the rates of the components it touched,
+ * from a local sharing where it can tell, else whole (PACT_MODEL_SHARE_LOCAL=2: both, their difference kept).
+ */
+void pact_ev_share(sim_t *x, double now)
+{
+    pact_model_eval *w = x->w;
+    w->share_pending = 0;
+    if (x->share_local && share_local(x, now)) {
+        x->nshare_local++;
+        if (x->share_local == 2)
+            share_whole(x, now, 1);
+    } else {
+        x->nshare_whole++;
+        share_whole(x, now, 0);
+    }
+    for (uint32_t i = 0; i < w->ndirty; i++)
+        w->lk[w->dirty[i]].dirty = 0;
     w->ndirty = 0;
 }

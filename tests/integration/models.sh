@@ -238,17 +238,44 @@ model_fill_ways() {
     done
     local args=(--coll alltoall --alg pairwise,linear -m 1K --net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10
         --shape random --skew 1e-5 --format csv)
+    # the whole components' sharing (PACT_MODEL_SHARE_LOCAL=0), as most sharings here are local by default
     for P in 160; do
+        export PACT_MODEL_SHARE_LOCAL=0
         $PACT model predict "${args[@]}" -P $P >"$TMP/fill-d-$P.csv" &&
             PACT_MODEL_FILL_SCAN=0 $PACT model predict "${args[@]}" -P $P >"$TMP/fill-0-$P.csv" &&
             PACT_MODEL_FILL_SCAN=100000 $PACT model predict "${args[@]}" -P $P >"$TMP/fill-s-$P.csv" &&
             [ "$(wc -l <"$TMP/fill-d-$P.csv")" -eq 3 ] && cmp "$TMP/fill-d-$P.csv" "$TMP/fill-0-$P.csv" &&
             cmp "$TMP/fill-d-$P.csv" "$TMP/fill-s-$P.csv" || return 1
+        unset PACT_MODEL_SHARE_LOCAL
     done
     PACT_MODEL_FILL_SCAN=lots $PACT model predict "${args[@]}" -P 8 >"$TMP/fill-bad.out" 2>"$TMP/fill-bad.err"
     [ $? -eq 2 ] && [ ! -s "$TMP/fill-bad.out" ] && grep -q "PACT_MODEL_FILL_SCAN=lots: not a number" "$TMP/fill-bad.err"
 }
 check "model engine: sharing by scan and by heap, the same answers (routed, 256 ranks, 160 nodes)" model_fill_ways
+
+# The local sharing (models/links.c, share_local: the classes through the links an instant touched are shared
+# again over their own links, the others keeping their rates, where the result passes the max-min check).
+# PACT_MODEL_SHARE_LOCAL=2 shares each such instant both ways, and an evaluation fails where a rate differs by
+# more than 1e-9: the routed machines, 256 ranks and alltoall at 60-120 ranks (1.0 million local sharings),
+# and 256 ranks of generic32x32 (8 nodes x 32) under random arrivals for pairwise and linear alltoall, ring
+# allreduce and MPICH's pairwise reduce-scatter, whose sharings at 1024 ranks are local but for a few (linear
+# alltoall's: each node's link carries classes to every other node, past LOCAL_LINKS).  Bad values refused.
+model_share_local() {
+    PACT_MODEL_SHARE_LOCAL=2 PACT=$PACT bash scripts/model-exact.sh -o "$TMP/local" --sets mx-b,mx-c,mx-d \
+        >/dev/null || return 1
+    local c
+    for c in "alltoall pairwise,linear 1K" "allreduce ring 1M" "reduce_scatter mpich_pairwise 1M"; do
+        set -- $c
+        PACT_MODEL_SHARE_LOCAL=2 $PACT model predict --coll $1 --alg $2 -m $3 -P 256 --ppn 32 \
+            --platform generic32x32 --shape random --skew 1e-4 --format csv >"$TMP/local-$1.csv" || return 1
+        [ "$(tail -n +2 "$TMP/local-$1.csv" | grep -c ",ok$")" = "$(echo "${2//,/ }" | wc -w)" ] || return 1
+    done
+    PACT_MODEL_SHARE_LOCAL=yes $PACT model predict --coll allreduce --alg ring -P 8 -m 8 --platform generic32x32 \
+        >"$TMP/local-bad.out" 2>"$TMP/local-bad.err"
+    [ $? -eq 2 ] && [ ! -s "$TMP/local-bad.out" ] && grep -q "PACT_MODEL_SHARE_LOCAL=yes: not 0" "$TMP/local-bad.err"
+}
+check "model engine: every local sharing equals its component's whole sharing (PACT_MODEL_SHARE_LOCAL=2)" \
+    model_share_local
 
 # predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
 # are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
