@@ -542,10 +542,11 @@ static int is_bottleneck(const pact_model_eval *w, uint32_t l, const fclass *k, 
  * result is the max-min fair sharing (unique) when every flow has a bottleneck: each class of A has the link
  * that fixed it, provided no other class there gets more; each other class keeps the link that had fixed
  * it, if that link is outside R (nothing on it changed) or still is one, or finds another.  A class that
- * breaks this joins A, and A is shared again, while R stays under LOCAL_LINKS links; past that (0), nothing
- * has changed and the components are shared whole.  Only A's rates change, found over R's links instead of
- * the whole component's (pairwise alltoall at 1024 ranks: a few links of 30).  Rates differ from the whole
- * sharing's in their rounding only: the capacities lose the same rates in another order. */
+ * breaks this joins A, and A is shared again, while R stays within LOCAL_LINKS links; past that (0), no
+ * rate has changed and the components are shared whole.  Only A's rates change, found over R's links instead
+ * of the whole component's (pairwise alltoall at 1024 ranks: a few links of 30); the classes on R have their
+ * V brought to `now`.  Rates differ from the whole sharing's in their rounding only: the capacities lose the
+ * same rates in another order. */
 #define LOCAL_LINKS 16
 static int local_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *nl, uint32_t *nc)
 {
@@ -567,9 +568,10 @@ static int local_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *nl,
 static int share_local(sim_t *x, double now)
 {
     pact_model_eval *w = x->w;
-    for (uint32_t i = 0; i < w->ndirty;
-         i++) /* a link of that many classes: R would pass LOCAL_LINKS on one */
-        if (w->lk[w->dirty[i]].nc >= LOCAL_LINKS) /* switch, and likely on routes (linear alltoall) */
+    /* a touched link of LOCAL_LINKS classes: R would pass LOCAL_LINKS links on one switch, and likely on
+     * routes (linear alltoall: 31 a node link) */
+    for (uint32_t i = 0; i < w->ndirty; i++)
+        if (w->lk[w->dirty[i]].nc >= LOCAL_LINKS)
             return 0;
     uint32_t st = next_stamp(w), nl = 0, nc = 0;
     for (uint32_t i = 0; i < w->ndirty; i++) {
