@@ -450,8 +450,8 @@ static gboolean fill_scan_env(uint32_t *fill_scan, GError **err)
 }
 
 /* PACT_MODEL_SHARE_LOCAL, for the tests (links.c, share_local): 0, the components shared whole at every
- * instant, as before the local sharing, for the same answers to 1e-9; 2, each local sharing checked against
- * the whole one, an evaluation failing where they differ by more than 1e-9. */
+ * instant, as before the local sharing (its answers to the bit); 2, each local sharing checked against the
+ * whole one, an evaluation failing where they differ by more than 1e-9. */
 static gboolean share_local_env(int *share_local, GError **err)
 {
     const char *v = g_getenv("PACT_MODEL_SHARE_LOCAL");
