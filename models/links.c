@@ -548,7 +548,9 @@ static int is_bottleneck(const pact_model_eval *w, uint32_t l, const fclass *k, 
  * V brought to `now`.  Rates differ from the whole sharing's in their rounding only: the capacities lose the
  * same rates in another order. */
 #define LOCAL_LINKS 16
-static int local_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *nl, uint32_t *nc)
+/* Class ci joins the classes of stamp st (comp_c[0..*nc)), and its links the links (comp_l[0..*nl)); 0 when
+ * that would pass max links. */
+static int comp_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *nl, uint32_t *nc, uint32_t max)
 {
     fclass *c = &w->cl[ci];
     c->mark = st;
@@ -556,7 +558,7 @@ static int local_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *nl,
     for (uint32_t k = 0; k < c->nl; k++) {
         uint32_t o = c->e[k].l;
         if (w->lk[o].mark != st) {
-            if (*nl == LOCAL_LINKS)
+            if (*nl == max)
                 return 0;
             w->lk[o].mark = st;
             w->comp_l[(*nl)++] = o;
@@ -585,7 +587,7 @@ static int share_local(sim_t *x, double now)
         for (uint32_t e = w->lk[w->comp_l[i]].head; e != NONE;) {
             uint32_t ci = ENTRY_CLASS(e);
             e = w->cl[ci].e[ENTRY_POS(e)].next;
-            if (w->cl[ci].mark != st && !local_add(w, ci, st, &nl, &nc))
+            if (w->cl[ci].mark != st && !comp_add(w, ci, st, &nl, &nc, LOCAL_LINKS))
                 return 0;
         }
     for (;;) {
@@ -658,7 +660,7 @@ static int share_local(sim_t *x, double now)
         if (np == 0)
             break;
         for (uint32_t k = 0, n0 = nc; k < np; k++)
-            if (!local_add(w, w->comp_c[n0 + k], st, &nl, &nc))
+            if (!comp_add(w, w->comp_c[n0 + k], st, &nl, &nc, LOCAL_LINKS))
                 return 0;
     }
     for (uint32_t k = 0; k < nc; k++)
@@ -682,19 +684,9 @@ static void share_whole(sim_t *x, double now, int check)
         for (uint32_t q = 0; q < nl; q++) /* breadth first over links; comp_l grows as it goes */
             for (uint32_t e = w->lk[w->comp_l[q]].head; e != NONE;) {
                 uint32_t ci = ENTRY_CLASS(e);
-                fclass *c = &w->cl[ci];
-                e = c->e[ENTRY_POS(e)].next;
-                if (c->mark == st)
-                    continue;
-                c->mark = st;
-                w->comp_c[nc++] = ci;
-                for (uint32_t k = 0; k < c->nl; k++) {
-                    uint32_t o = c->e[k].l;
-                    if (w->lk[o].mark != st) {
-                        w->lk[o].mark = st;
-                        w->comp_l[nl++] = o;
-                    }
-                }
+                e = w->cl[ci].e[ENTRY_POS(e)].next;
+                if (w->cl[ci].mark != st)
+                    comp_add(w, ci, st, &nl, &nc, UINT32_MAX);
             }
         fill(x, nl, nc, check, now);
         if (!check)

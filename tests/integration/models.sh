@@ -239,14 +239,13 @@ model_fill_ways() {
     local args=(--coll alltoall --alg pairwise,linear -m 1K --net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10
         --shape random --skew 1e-5 --format csv)
     # the whole components' sharing (PACT_MODEL_SHARE_LOCAL=0), as most sharings here are local by default
+    local -x PACT_MODEL_SHARE_LOCAL=0 # this function's commands only, also where one fails
     for P in 160; do
-        export PACT_MODEL_SHARE_LOCAL=0
         $PACT model predict "${args[@]}" -P $P >"$TMP/fill-d-$P.csv" &&
             PACT_MODEL_FILL_SCAN=0 $PACT model predict "${args[@]}" -P $P >"$TMP/fill-0-$P.csv" &&
             PACT_MODEL_FILL_SCAN=100000 $PACT model predict "${args[@]}" -P $P >"$TMP/fill-s-$P.csv" &&
             [ "$(wc -l <"$TMP/fill-d-$P.csv")" -eq 3 ] && cmp "$TMP/fill-d-$P.csv" "$TMP/fill-0-$P.csv" &&
             cmp "$TMP/fill-d-$P.csv" "$TMP/fill-s-$P.csv" || return 1
-        unset PACT_MODEL_SHARE_LOCAL
     done
     PACT_MODEL_FILL_SCAN=lots $PACT model predict "${args[@]}" -P 8 >"$TMP/fill-bad.out" 2>"$TMP/fill-bad.err"
     [ $? -eq 2 ] && [ ! -s "$TMP/fill-bad.out" ] && grep -q "PACT_MODEL_FILL_SCAN=lots: not a number" "$TMP/fill-bad.err"
