@@ -38,7 +38,7 @@ void pact_model_eval_free(pact_model_eval *w)
     void *p[] = {w->wo,      w->heap,         w->comp,  w->heap_n, w->comp_n, w->done,   w->seq,    w->busy,
                  w->waiting, w->wake_pending, w->wakes, w->exit,   w->spf,    w->rpf,    w->ns,     w->nr,
                  w->sslot,   w->rslot,        w->fl,    w->cl,     w->lk,     w->comp_l, w->comp_c, w->dirty,
-                 w->lheap,   w->cend,         w->rec,   w->csort,  w->lkey,   w->lbt,    w->chb};
+                 w->lheap,   w->cend,         w->rec,   w->csort,  w->lkey,   w->lbt,    w->chb,    w->ccsr};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -449,31 +449,38 @@ static gboolean fill_scan_env(uint32_t *fill_scan, GError **err)
     return TRUE;
 }
 
-/* PACT_MODEL_SHARE_LOCAL, for the tests (links.c, share_local): 0, the components shared whole at every
- * instant, as before the local sharing (its answers to the bit); 2, each local sharing checked against the
- * whole one, an evaluation failing where they differ by more than 1e-9. */
-static gboolean share_local_env(int *share_local, GError **err)
+/* An environment variable of the tests that is one digit, 0..max (what: what each means), into *out. */
+static gboolean digit_env(const char *name, int max, const char *what, int *out, GError **err)
 {
-    const char *v = g_getenv("PACT_MODEL_SHARE_LOCAL");
+    const char *v = g_getenv(name);
     if (!v || !*v)
         return TRUE;
-    if (strcmp(v, "0") && strcmp(v, "1") && strcmp(v, "2")) {
-        g_set_error(
-            err, PACT_ERROR, PACT_ERROR_INPUT,
-            "environment variable PACT_MODEL_SHARE_LOCAL=%s: not 0 (never), 1 (where it can) or 2 (and "
-            "checked against the whole sharing)",
-            v);
+    if (!(v[0] >= '0' && v[0] <= '0' + max && v[1] == 0)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "environment variable %s=%s: not %s", name, v, what);
         return FALSE;
     }
-    *share_local = v[0] - '0';
+    *out = v[0] - '0';
     return TRUE;
+}
+
+/* PACT_MODEL_SHARE_LOCAL (links.c, share_local): 0, the components shared whole at every instant, as before
+ * the local sharing (its answers to the bit); 2, each local sharing checked against the whole one, an
+ * evaluation failing where they differ by more than 1e-9.  PACT_MODEL_COMP_KEEP=0 (links.c, comp_kept): a
+ * whole sharing walks its component every time (the same answers to the bit).  For the tests. */
+static gboolean knobs_env(int *share_local, int *comp_keep, GError **err)
+{
+    return digit_env("PACT_MODEL_SHARE_LOCAL", 2,
+                     "0 (never), 1 (where it can) or 2 (and checked against the whole sharing)", share_local,
+                     err) &&
+           digit_env("PACT_MODEL_COMP_KEEP", 1, "0 (walk each component again) or 1 (keep it while it lasts)",
+                     comp_keep, err);
 }
 
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    int l = 1;
-    return fill_scan_env(&v, err) && share_local_env(&l, err);
+    int l = 1, k = 1;
+    return fill_scan_env(&v, err) && knobs_env(&l, &k, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -491,8 +498,9 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .ppn = prm->ppn > 1 ? prm->ppn : 1,
                  .prefetch = P <= PREFETCH_RANKS,
                  .fill_scan = FILL_SCAN,
-                 .share_local = 1};
-    if (!fill_scan_env(&x->fill_scan, err) || !share_local_env(&x->share_local, err))
+                 .share_local = 1,
+                 .comp_keep = 1};
+    if (!fill_scan_env(&x->fill_scan, err) || !knobs_env(&x->share_local, &x->comp_keep, err))
         return FALSE;
     w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
@@ -558,6 +566,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     w->ndirty = 0;
     w->share_pending = 0;
     w->stamp = 0;
+    w->cc_stamp = 0;
     evq_reset(&w->q);
     w->events = 0;
     double amin = INFINITY, amax = -INFINITY;

@@ -161,6 +161,7 @@ typedef struct {
     double cap, w, key;         /* while sharing: capacity left, unfixed weight, capacity left per unit */
     uint32_t head, n, nc;       /* its list of classes (entries), its flows and classes */
     uint32_t fix, mark, hpos;   /* while sharing: unfixed flows, the sharing that visited it, heap position */
+    uint32_t csr;               /* its classes' first entry in ccsr (the component kept, one switch) */
     uint8_t dirty;              /* in the list of links touched at this instant */
 } slink;
 
@@ -185,6 +186,10 @@ typedef struct {
     double rate, V, last; /* rate per flow */
     double nrate;         /* while sharing: its new rate */
     uint32_t bn;          /* the link that fixed its rate (links.c: fill_run) */
+    uint32_t frcv;        /* its first flow's receive and target, copied from the flow where it changes: a
+                           * sharing that moves a class's end reads no flow (linear alltoall: 22 million
+                           * ends moved, each flow's record apart in a pool of a million) */
+    double ftarget;
     class_link e[PACT_ROUTE_MAX];
     double tend; /* in the heap: its next end, when its first flow is served, and its key (the flow's receive) */
     uint64_t kend;
@@ -224,6 +229,13 @@ struct pact_model_eval {
     uint32_t ndirty;
     uint8_t share_pending;
     uint32_t stamp;
+    /* the classes' set changes (a class made or freed: cgen); the one component that the last whole sharing
+     * found, kept in comp_l[0..cc_nl) and comp_c[0..cc_nc) under the mark cc_stamp (0: none) while the
+     * classes stay those of cc_gen and no other sharing takes a mark */
+    uint32_t cgen, cc_stamp, cc_gen, cc_nl, cc_nc;
+    uint32_t
+        *ccsr; /* one switch: that component's classes link by link, in each link's list order (slink.csr) */
+    size_t cap_ccsr;
     const pact_model_routes *rt; /* the params' platform's routes (route.c), or NULL: one switch */
     evq q;
     size_t events;
@@ -295,6 +307,7 @@ typedef struct {
                                   * link by a scan, larger ones from a heap */
     int share_local;             /* links.c: try a local sharing first (PACT_MODEL_SHARE_LOCAL: 0 never, 2 and
                                   * check it against the whole one) */
+    int comp_keep; /* links.c: a whole sharing reuses the component kept (PACT_MODEL_COMP_KEEP) */
     size_t nshare_local, nshare_whole;
     double share_diff, share_diff_t; /* PACT_MODEL_SHARE_LOCAL=2: the largest relative difference, and when */
 } sim_t;

@@ -276,6 +276,31 @@ model_share_local() {
 check "model engine: every local sharing equals its component's whole sharing (PACT_MODEL_SHARE_LOCAL=2)" \
     model_share_local
 
+# A whole sharing keeps the component it walked, and the next one reuses it while no class was made or freed
+# (models/links.c, comp_kept): byte for byte the answers of walking it every time (PACT_MODEL_COMP_KEEP=0),
+# on linear, linear_sync and pairwise alltoall at 80 ranks (20 nodes x 4: a node link carries 19 classes,
+# shared whole; linear's 1,174 sharings reuse the component 837 times) and 120 ranks (20 x 6), and on mx-d
+# with every instant shared whole (PACT_MODEL_SHARE_LOCAL=0).  A bad value is refused.
+model_comp_keep() {
+    local c k
+    for k in 0 1; do
+        for c in "80 4 1K random" "80 4 64K no_delay" "120 6 8 ascending"; do
+            set -- $c
+            PACT_MODEL_COMP_KEEP=$k $PACT model predict --coll alltoall --alg linear,linear_sync,pairwise -P $1 \
+                --ppn $2 -m $3 --platform generic32x32 --shape $4 --skew 1e-4 --format csv || return 1
+        done >"$TMP/keep-$k.csv"
+        PACT_MODEL_COMP_KEEP=$k PACT_MODEL_SHARE_LOCAL=0 PACT=$PACT bash scripts/model-exact.sh \
+            -o "$TMP/keep-$k" --sets mx-d >/dev/null || return 1
+    done
+    [ "$(grep -c ",ok$" "$TMP/keep-1.csv")" = 9 ] && cmp "$TMP/keep-0.csv" "$TMP/keep-1.csv" &&
+        cmp "$TMP/keep-0/mx-d/results.csv" "$TMP/keep-1/mx-d/results.csv" || return 1
+    PACT_MODEL_COMP_KEEP=yes $PACT model predict --coll allreduce --alg ring -P 8 -m 8 --platform generic32x32 \
+        >"$TMP/keep-bad.out" 2>"$TMP/keep-bad.err"
+    [ $? -eq 2 ] && [ ! -s "$TMP/keep-bad.out" ] && grep -q "PACT_MODEL_COMP_KEEP=yes: not 0" "$TMP/keep-bad.err"
+}
+check "model engine: a whole sharing that reuses its component gives the walk's answers (PACT_MODEL_COMP_KEEP=0)" \
+    model_comp_keep
+
 # predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
 # are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
 predict_shape() {
