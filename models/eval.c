@@ -35,10 +35,11 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->wo,      w->heap,         w->comp,  w->heap_n, w->comp_n, w->done,   w->seq,    w->busy,
-                 w->waiting, w->wake_pending, w->wakes, w->exit,   w->spf,    w->rpf,    w->ns,     w->nr,
-                 w->sslot,   w->rslot,        w->fl,    w->cl,     w->lk,     w->comp_l, w->comp_c, w->dirty,
-                 w->lheap,   w->cend,         w->rec,   w->csort,  w->lkey,   w->lbt,    w->chb,    w->ccsr};
+    void *p[] = {w->wo,    w->heap,    w->comp,         w->heap_n, w->comp_n, w->done, w->seq,
+                 w->busy,  w->waiting, w->wake_pending, w->wakes,  w->exit,   w->spf,  w->rpf,
+                 w->ns,    w->nr,      w->rq_head,      w->sslot,  w->rslot,  w->fl,   w->cl,
+                 w->lk,    w->comp_l,  w->comp_c,       w->dirty,  w->lheap,  w->cend, w->rec,
+                 w->csort, w->lkey,    w->lbt,          w->chb,    w->ccsr};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -74,6 +75,7 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     if (P > w->cap_P) {
         P += P / 2;
         GROW(heap_n, P);
+        GROW(rq_head, P);
         GROW(comp_n, P);
         GROW(done, P);
         GROW(seq, P);
@@ -153,22 +155,15 @@ static void flow_free(pact_model_eval *w, uint32_t f)
 
 /* ---- ranks ---- */
 
-
-/* Per-rank min-heap of ready operations (global indices, so schedule order) in heap[base[r] ..], the
- * executor's heap (sim/heap.h) over a slice of one array. */
+/* Per-rank ready operations in heap[base[r] ..] (eval_int.h, rq_push). */
 static inline void ready_push(sim_t *x, int r, uint32_t op)
 {
-    pact_heap h = {x->w->heap + x->s->base[r], x->w->heap_n[r]};
-    pact_heap_push(&h, op);
-    x->w->heap_n[r] = (uint32_t)h.n;
+    rq_push(x->w->heap + x->s->base[r], &x->w->heap_n[r], &x->w->rq_head[r], op);
 }
 
 static inline uint32_t ready_pop(sim_t *x, int r)
 {
-    pact_heap h = {x->w->heap + x->s->base[r], x->w->heap_n[r]};
-    uint32_t op = pact_heap_pop(&h);
-    x->w->heap_n[r] = (uint32_t)h.n;
-    return op;
+    return rq_pop(x->w->heap + x->s->base[r], &x->w->heap_n[r], &x->w->rq_head[r]);
 }
 
 /* How far ahead a rank's records are fetched.  Each rank walks its own operations in order, but the ranks
@@ -583,6 +578,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             if ((w->wo[op] = pd[i]) == 0)
                 h[k++] = op;
         w->heap_n[r] = k;
+        w->rq_head[r] = 0;
         w->exit[r] = a;
         if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
             x.oom = TRUE;

@@ -203,6 +203,8 @@ struct pact_model_eval {
     uint32_t *heap, *comp;
     /* per rank */
     uint32_t *heap_n, *comp_n, *done, *seq;
+    uint32_t *rq_head; /* eval.c, ready_push: a rank's ready operations sorted in heap[rq_head .. heap_n), or
+                        * RQ_HEAP: a heap in heap[0 .. heap_n) */
     uint64_t *csort; /* collect's radix sort: twice the completed requests of a rank */
     size_t cap_csort;
     int32_t *busy;
@@ -248,6 +250,47 @@ struct pact_model_eval {
     size_t cap_rec;
 };
 
+/* A rank's ready operations (global indices: the least, the earliest in the schedule, runs first) in v[].
+ * While they come in ascending order (linear alltoall readies 2,046 at once, a broadcast's root its
+ * children), they wait in a sorted run v[*h .. *n), taken from its front; one that comes out of order turns
+ * the run, a heap already, into the executor's heap (sim/ir/heap.h, *h = RQ_HEAP) until it empties.  Either
+ * way the least comes first, as from a heap, without a heap's sifting down (half of linear alltoall's rank
+ * work at 1024 ranks).  Each operation is pushed once, and an emptied run starts again at v[0]: v needs room
+ * for the rank's operations.  Nonempty iff *n > 0. */
+#define RQ_HEAP UINT32_MAX
+
+static inline void rq_push(uint32_t *v, uint32_t *n, uint32_t *h, uint32_t op)
+{
+    if (*h != RQ_HEAP && (*n == *h || v[*n - 1] < op)) {
+        v[(*n)++] = op;
+        return;
+    }
+    if (*h != RQ_HEAP) {
+        memmove(v, v + *h, (size_t)(*n - *h) * sizeof(uint32_t));
+        *n -= *h;
+        *h = RQ_HEAP;
+    }
+    pact_heap hp = {v, *n};
+    pact_heap_push(&hp, op);
+    *n = (uint32_t)hp.n;
+}
+
+static inline uint32_t rq_pop(uint32_t *v, uint32_t *n, uint32_t *h)
+{
+    uint32_t op;
+    if (*h != RQ_HEAP) {
+        op = v[(*h)++];
+        if (*h == *n)
+            *h = *n = 0;
+        return op;
+    }
+    pact_heap hp = {v, *n};
+    op = pact_heap_pop(&hp);
+    *n = (uint32_t)hp.n;
+    if (*n == 0)
+        *h = 0;
+    return op;
+}
 
 static inline gboolean grow(void **p, size_t n, size_t elem)
 {

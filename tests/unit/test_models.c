@@ -641,6 +641,52 @@ static int ref_cmp(const ref_ev *a, const ref_ev *b)
     return a->key < b->key ? -1 : a->key > b->key;
 }
 
+/* A rank's ready operations (eval_int.h, rq_push and rq_pop) leave in the order of a heap, least first,
+ * through runs that come in order and ones that do not: 100,000 random steps against a sorted reference, each
+ * operation pushed once (as in an evaluation), both the sorted run and the heap visited many times. */
+static void test_ready_queue(void)
+{
+    GRand *rng = g_rand_new_with_seed(5);
+    enum { OPS = 100000 };
+    uint32_t *v = g_new(uint32_t, OPS), n = 0, h = 0, next = 0, nref = 0;
+    uint32_t *ref = g_new(uint32_t, OPS); /* the ready ones, ascending */
+    size_t in_heap = 0, in_run = 0, pops = 0;
+    while (next < OPS || nref > 0) {
+        if (next < OPS && (nref == 0 || g_rand_int_range(rng, 0, 100) < 30)) {
+            /* a burst of the next operations (8 next + 4: in order), sometimes one below the last pushed
+             * (8 (next - 1) + 1: out of order, and distinct) */
+            for (int k = g_rand_int_range(rng, 1, 4); k > 0 && next < OPS; k--, next++) {
+                uint32_t op =
+                    next > 0 && g_rand_int_range(rng, 0, 10) == 0 ? 8 * (next - 1) + 1 : 8 * next + 4;
+                rq_push(v, &n, &h, op);
+                uint32_t i = nref++;
+                while (i > 0 && ref[i - 1] > op) {
+                    ref[i] = ref[i - 1];
+                    i--;
+                }
+                ref[i] = op;
+                if (h == RQ_HEAP)
+                    in_heap++;
+                else
+                    in_run++;
+            }
+            continue;
+        }
+        g_assert_cmpuint(n, >, 0);
+        uint32_t op = rq_pop(v, &n, &h);
+        g_assert_cmpuint(op, ==, ref[0]);
+        memmove(ref, ref + 1, (--nref) * sizeof(uint32_t));
+        g_assert_true(nref > 0 ? n > 0 : n == 0 && h == 0);
+        pops++;
+    }
+    g_assert_cmpuint(pops, ==, OPS);
+    g_assert_cmpuint(in_heap, >, 1000);
+    g_assert_cmpuint(in_run, >, 1000);
+    g_free(v);
+    g_free(ref);
+    g_rand_free(rng);
+}
+
 static void test_event_queue(void)
 {
     GRand *rng = g_rand_new_with_seed(17);
@@ -743,6 +789,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/routes", test_routes);
     g_test_add_func("/models/many-ranks", test_many_ranks);
     g_test_add_func("/models/event-queue", test_event_queue);
+    g_test_add_func("/models/ready-queue", test_ready_queue);
     g_test_add_func("/models/bound", test_bound);
     g_test_add_func("/models/digest", test_digest);
     int rc = g_test_run();
