@@ -95,6 +95,26 @@ check "tune regret = reference from results.csv" tune_matches regret
 check "tune no_delay = reference from results.csv" tune_matches no_delay
 check "tune expected:weights = reference from results.csv" tune_matches expected "random=3,no_delay=1,ascending=0"
 
+# The summary names as worst pattern every pattern whose printed mean is the largest printed, in pattern order
+# ("all alike" when every pattern's is): which of two patterns that print alike is named must not hang on the
+# evaluator's rounding.  From the robust table's summary above (three collectives).
+tune_worst() {
+    awk '/^== / { coll = $2; np = 0; inp = 0; next }
+         /^d\^ of the choice/ { inp = 1; next }
+         inp && /^  all patterns/ {
+             top = ""; for (i = 1; i <= np; i++) if (top == "" || val[i] + 0 > top + 0) top = val[i]
+             want = ""; k = 0
+             for (i = 1; i <= np; i++) if (val[i] == top) want = want (k++ ? " = " : "") pat[i]
+             if (k == np && np > 1) want = "all alike"
+             got = $0; sub(/.*worst pattern: /, "", got); sub(/\)$/, "", got)
+             print coll " " got
+             if (got != want ", " top) { print "  expected: " want ", " top; bad = 1 }
+             n++; inp = 0; next }
+         inp && NF == 2 { pat[++np] = $1; val[np] = $2 }
+         END { exit bad || n != 3 }' "$TMP/tune-robust/summary.txt"
+}
+check "tune summary: the worst pattern, every one that prints as the largest" tune_worst
+
 # The model's runs skip the evaluations that lower bounds prove useless (status "pruned"): every objective, and
 # hybrid's K best, gives the bytes of --exhaustive (table, summary, Open MPI rules), which prunes nothing.
 tune_pruned() {

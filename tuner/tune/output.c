@@ -95,10 +95,11 @@ char *pact_tune_summary(const pact_tune *t, GPtrArray *grids, const pact_table *
             g_string_append_printf(s, "(%u runs with status late or wrong were left out)\n", g->unreliable);
         /* what the choice buys: per pattern the mean over cells of d^(choice) / d^(no-delay choice) */
         g_string_append(s, "d^ of the choice / d^ of the no-delay choice, mean over the cells (1.0: the same):\n");
-        double all = 0;
-        unsigned alln = 0, worst_p = 0;
+        double all = 0, *mean = g_new(double, g->np);
+        unsigned alln = 0;
         double worst = -INFINITY;
         for (unsigned p = 0; p < g->np; p++) {
+            mean[p] = NAN;
             double sum = 0;
             unsigned n = 0;
             for (guint i = 0; i < g->cells->len; i++) {
@@ -114,14 +115,27 @@ char *pact_tune_summary(const pact_tune *t, GPtrArray *grids, const pact_table *
             g_string_append_printf(s, "  %-16s %.4f\n", (char *)g->patterns->pdata[p], sum / n);
             all += sum;
             alln += n;
-            if (sum / n > worst) {
-                worst = sum / n;
-                worst_p = p;
-            }
+            mean[p] = sum / n;
+            worst = fmax(worst, mean[p]);
         }
-        if (alln)
-            g_string_append_printf(s, "  %-16s %.4f (worst pattern: %s, %.4f)\n", "all patterns", all / alln,
-                                   (char *)g->patterns->pdata[worst_p], worst);
+        if (alln) {
+            /* the worst, and every pattern that ties with it as printed: which of two patterns 1e-12 apart
+             * is named must not depend on the evaluator's rounding */
+            char ws[32], ps[32];
+            snprintf(ws, sizeof ws, "%.4f", worst);
+            GString *names = g_string_new(NULL);
+            unsigned tied = 0, with = 0;
+            for (unsigned p = 0; p < g->np; p++) {
+                snprintf(ps, sizeof ps, "%.4f", mean[p]);
+                with += !isnan(mean[p]);
+                if (!isnan(mean[p]) && !strcmp(ps, ws))
+                    g_string_append_printf(names, "%s%s", tied++ ? " = " : "", (char *)g->patterns->pdata[p]);
+            }
+            g_string_append_printf(s, "  %-16s %.4f (worst pattern: %s, %s)\n", "all patterns", all / alln,
+                                   tied == with && with > 1 ? "all alike" : names->str, ws);
+            g_string_free(names, TRUE);
+        }
+        g_free(mean);
         /* per cell: the mean d^ over the patterns of the choice / that of the no-delay choice (what a run whose
          * calls arrive under each pattern equally often spends in the collective) */
         double msum = 0, mlo = INFINITY, mhi = -INFINITY;
