@@ -22,12 +22,14 @@
 #         finishes within 60 s (hours on today's evaluator: off by default).
 #  Exits 1 when a target is MISSED.
 #
-#   scripts/bench-model.sh [--quick] [--shapes all|LIST] [--largest] [--seconds S] [--mem-limit GIB]
-#                          [-o DIR] [SECONDS]
+#   scripts/bench-model.sh [--quick] [--shapes all|LIST] [--largest | --largest-only] [--colls LIST]
+#                          [--seconds S] [--mem-limit GIB] [-o DIR] [SECONDS]
 #     --quick       smoke run: pact model bench for 2 s, then 1024 ranks only, 8 B and 1M, no_delay
 #     --shapes X    arrival shapes at 1024 ranks: all (the 11 of pact list patterns) or a comma list
 #                   (default no_delay,random)
 #     --largest     also the largest P per algorithm within 60 s
+#     --largest-only  that alone (two at once on two cores: CPU=0 ... --colls A,B and CPU=1 ... --colls C,D)
+#     --colls LIST  these collectives only (default: the seven)
 #     --seconds S   pact model bench's measurement (default 8; the positional SECONDS is the same)
 #     --mem-limit G address-space limit of each cell in GiB (ulimit -v; default 17, at most 90% of the
 #                   machine): a cell past it fails instead of swapping the machine
@@ -36,11 +38,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
 CPU=${CPU:-0}
-quick=0 largest=0 seconds=8 shapes=no_delay,random outdir= mem_gib=17
+quick=0 largest=0 only=0 seconds=8 shapes=no_delay,random outdir='' mem_gib=17 colls_arg=''
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=1 seconds=2 shapes=no_delay ;;
     --largest) largest=1 ;;
+    --largest-only) largest=1 only=1 ;;
+    --colls) colls_arg=$2; shift ;;
     --shapes) shapes=$2; shift ;;
     --seconds) seconds=$2; shift ;;
     --mem-limit) mem_gib=$2; shift ;;
@@ -65,19 +69,22 @@ trap 'rm -rf "$tmp"' EXIT
 missed=0
 FLAT=(--net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10)
 
-echo "# pact model bench on $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-bench_out=$(taskset -c "$CPU" "$PACT" model bench --seconds "$seconds")
-echo "$bench_out"
-awk '/^evaluator, single port/ { p = $(NF-1) } /^evaluator, shared links/ { s = $(NF-1) }
-     /^closed forms/ { c = $3 }
-     END { printf "targets: evaluator >= 2e6 messages/s: single port %s, shared links %s; closed forms >= 1e7/s: %s\n",
-                  ((p + 0 >= 2e6) ? "met" : "MISSED"), ((s + 0 >= 2e6) ? "met" : "MISSED"),
-                  ((c + 0 >= 1e7) ? "met" : "MISSED")
-           exit !((p + 0 >= 2e6) && (c + 0 >= 1e7)) }' <<<"$bench_out" || missed=$((missed + 1))
-# Shared-link rates of allreduce ring and alltoall pairwise at 256-1024 ranks: from the bench's rows, and below
-# from the 1024-rank cells (messages / evaluate_s).
-rates=$(awk '$5 == "shared" && $3 >= 256 && $3 <= 1024 && (($1 == "allreduce" && $2 == "ring") || ($1 == "alltoall" && $2 == "pairwise")) {
-                 print $1 "/" $2 "@" $3 "(bench)", $NF }' <<<"$bench_out")
+echo "# pact model bench on $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%M:%SZ), core $CPU"
+rates=
+if [ $only = 0 ]; then
+    bench_out=$(taskset -c "$CPU" "$PACT" model bench --seconds "$seconds")
+    echo "$bench_out"
+    awk '/^evaluator, single port/ { p = $(NF-1) } /^evaluator, shared links/ { s = $(NF-1) }
+         /^closed forms/ { c = $3 }
+         END { printf "targets: evaluator >= 2e6 messages/s: single port %s, shared links %s; closed forms >= 1e7/s: %s\n",
+                      ((p + 0 >= 2e6) ? "met" : "MISSED"), ((s + 0 >= 2e6) ? "met" : "MISSED"),
+                      ((c + 0 >= 1e7) ? "met" : "MISSED")
+               exit !((p + 0 >= 2e6) && (c + 0 >= 1e7)) }' <<<"$bench_out" || missed=$((missed + 1))
+    # Shared-link rates of allreduce ring and alltoall pairwise at 256-1024 ranks: from the bench's rows, and below
+    # from the 1024-rank cells (messages / evaluate_s).
+    rates=$(awk '$5 == "shared" && $3 >= 256 && $3 <= 1024 && (($1 == "allreduce" && $2 == "ring") || ($1 == "alltoall" && $2 == "pairwise")) {
+                     print $1 "/" $2 "@" $3 "(bench)", $NF }' <<<"$bench_out")
+fi
 
 csv_row() { [ -z "$outdir" ] || (IFS=,; echo "$*") >>"$outdir/bench-model.csv"; }
 [ -z "$outdir" ] || csv_row set collective algorithm P bytes shape prepare_s evaluate_s total_s maxrss_MiB \
@@ -130,54 +137,64 @@ cell() {
 
 algs_of() { "$PACT" list algorithms --coll "$1" --format csv | awk -F, 'NR > 1 { print $2 }'; }
 COLLS=(allreduce reduce bcast alltoall allgather barrier reduce_scatter)
-
-if [ $quick = 1 ]; then sizes=(8 1048576); else sizes=(8 65536 1048576 67108864); fi
-header "1024 ranks, generic32x32 (32 nodes x 32), shapes ${shapes//,/ } (skew 1e-4 s); target <= 0.5 s and <= 256 MiB, 20 s timeout"
-for c in "${COLLS[@]}"; do
-    for a in $(algs_of "$c"); do
-        for m in "${sizes[@]}"; do
-            for s in ${shapes//,/ }; do
-                cell 1024 cell 20 "$c" "$a" 1024 "$m" "$s" --platform generic32x32 --ppn 32 || true
-            done
-            [ "$c" != barrier ] || break # no data: one size
-        done
-    done
-done
-echo
-awk '$2 != "" { n++; if ($2 !~ /^[0-9]|^inf/ || $2 + 0 < 1e7 && $2 != "inf") bad++; printf "%s %s  ", $1, ($2 ~ /^[0-9]/) ? sprintf("%.4g", $2) : $2 }
-     END { printf "\ntargets: shared links >= 1e7 messages/s, allreduce ring and alltoall pairwise at 256-1024 ranks: %s\n",
-                  (n > 0 && !bad) ? "met" : "MISSED"; exit !(n > 0 && !bad) }' <<<"$rates" | sed '1s/^/rates (messages\/s): /' ||
-    missed=$((missed + 1))
-
-if [ $quick = 0 ]; then
-    # Routed machines share along routes (models/links.c): the collectives whose flows crowd the links
-    header "1024 ranks on the routed machines (32 nodes x 32), alltoall, allgather, allreduce, 64K, random (skew 1e-4 s), 20 s timeout: reported, no target"
-    for pl in cedar thor mist shaheen2; do
-        for c in alltoall allgather allreduce; do
-            for a in $(algs_of "$c"); do
-                cell "routed-$pl" none 20 "$c" "$a" 1024 65536 random --platform "$pl" --ppn 32 || true
-            done
-        done
-    done
-    header "256 ranks (generic32x32, 32 x 8) and 16384 ranks (flat shared, a rank per node), 64K, no_delay, 60 s timeout"
+if [ -n "$colls_arg" ]; then
+    IFS=, read -r -a COLLS <<<"$colls_arg"
     for c in "${COLLS[@]}"; do
-        for a in $(algs_of "$c"); do
-            cell 256 none 60 "$c" "$a" 256 65536 no_delay --platform generic32x32 --ppn 8 || true
-            cell 16384 none 60 "$c" "$a" 16384 65536 no_delay "${FLAT[@]}" || true
-        done
-    done
-    header "2^20 ranks, flat shared (a rank per node), no_delay; target < 60 s and < 16 GiB, 120 s timeout"
-    for ca in reduce/binomial reduce/binary reduce/in_order_binary bcast/binomial bcast/binary_tree \
-        allreduce/recursive_doubling allreduce/rabenseifner allgather/bruck; do
-        sizes20=(8 65536)
-        # Rabenseifner below 2^20 elements is Open MPI's fallback, basic_linear: 8 MiB of doubles is the
-        # smallest size at which it is itself
-        [ "$ca" = allreduce/rabenseifner ] && sizes20=(8388608)
-        for m in "${sizes20[@]}"; do
-            cell 1048576 huge 120 "${ca%/*}" "${ca#*/}" 1048576 "$m" no_delay "${FLAT[@]}" || true
-        done
+        "$PACT" list algorithms --coll "$c" >/dev/null 2>&1 || { echo "bench-model.sh: --colls: unknown collective $c" >&2; exit 2; }
     done
 fi
+
+if [ $only = 0 ]; then
+
+    if [ $quick = 1 ]; then sizes=(8 1048576); else sizes=(8 65536 1048576 67108864); fi
+    header "1024 ranks, generic32x32 (32 nodes x 32), shapes ${shapes//,/ } (skew 1e-4 s); target <= 0.5 s and <= 256 MiB, 20 s timeout"
+    for c in "${COLLS[@]}"; do
+        for a in $(algs_of "$c"); do
+            for m in "${sizes[@]}"; do
+                for s in ${shapes//,/ }; do
+                    cell 1024 cell 20 "$c" "$a" 1024 "$m" "$s" --platform generic32x32 --ppn 32 || true
+                done
+                [ "$c" != barrier ] || break # no data: one size
+            done
+        done
+    done
+    echo
+    awk '$2 != "" { n++; if ($2 !~ /^[0-9]|^inf/ || $2 + 0 < 1e7 && $2 != "inf") bad++; printf "%s %s  ", $1, ($2 ~ /^[0-9]/) ? sprintf("%.4g", $2) : $2 }
+         END { printf "\ntargets: shared links >= 1e7 messages/s, allreduce ring and alltoall pairwise at 256-1024 ranks: %s\n",
+                      (n > 0 && !bad) ? "met" : "MISSED"; exit !(n > 0 && !bad) }' <<<"$rates" | sed '1s/^/rates (messages\/s): /' ||
+        missed=$((missed + 1))
+
+    if [ $quick = 0 ]; then
+        # Routed machines share along routes (models/links.c): the collectives whose flows crowd the links
+        header "1024 ranks on the routed machines (32 nodes x 32), alltoall, allgather, allreduce, 64K, random (skew 1e-4 s), 20 s timeout: reported, no target"
+        for pl in cedar thor mist shaheen2; do
+            for c in alltoall allgather allreduce; do
+                for a in $(algs_of "$c"); do
+                    cell "routed-$pl" none 20 "$c" "$a" 1024 65536 random --platform "$pl" --ppn 32 || true
+                done
+            done
+        done
+        header "256 ranks (generic32x32, 32 x 8) and 16384 ranks (flat shared, a rank per node), 64K, no_delay, 60 s timeout"
+        for c in "${COLLS[@]}"; do
+            for a in $(algs_of "$c"); do
+                cell 256 none 60 "$c" "$a" 256 65536 no_delay --platform generic32x32 --ppn 8 || true
+                cell 16384 none 60 "$c" "$a" 16384 65536 no_delay "${FLAT[@]}" || true
+            done
+        done
+        header "2^20 ranks, flat shared (a rank per node), no_delay; target < 60 s and < 16 GiB, 120 s timeout"
+        for ca in reduce/binomial reduce/binary reduce/in_order_binary bcast/binomial bcast/binary_tree \
+            allreduce/recursive_doubling allreduce/rabenseifner allgather/bruck; do
+            sizes20=(8 65536)
+            # Rabenseifner below 2^20 elements is Open MPI's fallback, basic_linear: 8 MiB of doubles is the
+            # smallest size at which it is itself
+            [ "$ca" = allreduce/rabenseifner ] && sizes20=(8388608)
+            for m in "${sizes20[@]}"; do
+                cell 1048576 huge 120 "${ca%/*}" "${ca#*/}" 1048576 "$m" no_delay "${FLAT[@]}" || true
+            done
+        done
+    fi
+
+fi # only = 0
 
 if [ $largest = 1 ]; then
     header "largest P within 60 s: flat shared, 64K, no_delay, P = 1024, 2048, .. 2^20 (the last row of each is the first that failed)"
