@@ -193,6 +193,12 @@ bad_model() {
     cat "$TMP/bm.err"
     [ $st -eq 2 ] && grep -q -- "$want" "$TMP/bm.err"
 }
+# bad_model_env VAR=VALUE WANT: a test knob's bad value refuses the evaluation (exit 2, WANT on stderr) and
+# prints nothing.
+bad_model_env() {
+    local -x "$1"
+    bad_model "$2" predict --coll allreduce --alg ring -P 8 -m 8 --platform generic32x32 && [ ! -s "$TMP/bm.out" ]
+}
 printf 'platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,skew_s,rep,engine,last_delay_s,total_delay_s,status\np,1,4,4,allreduce,ring,8,no_delay,none,,0,0,smpi,soon,1e-5,ok\n' \
     >"$TMP/bad-results.csv"
 check "bad model input: a non-number in results.csv" bad_model "bad-results.csv:2: column last_delay_s" fit "$TMP/bad-results.csv"
@@ -247,8 +253,7 @@ model_fill_ways() {
             [ "$(wc -l <"$TMP/fill-d-$P.csv")" -eq 3 ] && cmp "$TMP/fill-d-$P.csv" "$TMP/fill-0-$P.csv" &&
             cmp "$TMP/fill-d-$P.csv" "$TMP/fill-s-$P.csv" || return 1
     done
-    PACT_MODEL_FILL_SCAN=lots $PACT model predict "${args[@]}" -P 8 >"$TMP/fill-bad.out" 2>"$TMP/fill-bad.err"
-    [ $? -eq 2 ] && [ ! -s "$TMP/fill-bad.out" ] && grep -q "PACT_MODEL_FILL_SCAN=lots: not a number" "$TMP/fill-bad.err"
+    bad_model_env PACT_MODEL_FILL_SCAN=lots "PACT_MODEL_FILL_SCAN=lots: not a number"
 }
 check "model engine: sharing by scan and by heap, the same answers (routed, 256 ranks, 160 nodes)" model_fill_ways
 
@@ -269,9 +274,7 @@ model_share_local() {
             --platform generic32x32 --shape random --skew 1e-4 --format csv >"$TMP/local-$1.csv" || return 1
         [ "$(tail -n +2 "$TMP/local-$1.csv" | grep -c ",ok$")" = "$(echo "${2//,/ }" | wc -w)" ] || return 1
     done
-    PACT_MODEL_SHARE_LOCAL=yes $PACT model predict --coll allreduce --alg ring -P 8 -m 8 --platform generic32x32 \
-        >"$TMP/local-bad.out" 2>"$TMP/local-bad.err"
-    [ $? -eq 2 ] && [ ! -s "$TMP/local-bad.out" ] && grep -q "PACT_MODEL_SHARE_LOCAL=yes: not 0" "$TMP/local-bad.err"
+    bad_model_env PACT_MODEL_SHARE_LOCAL=yes "PACT_MODEL_SHARE_LOCAL=yes: not 0"
 }
 check "model engine: every local sharing equals its component's whole sharing (PACT_MODEL_SHARE_LOCAL=2)" \
     model_share_local
@@ -294,9 +297,7 @@ model_comp_keep() {
     done
     [ "$(grep -c ",ok$" "$TMP/keep-1.csv")" = 9 ] && cmp "$TMP/keep-0.csv" "$TMP/keep-1.csv" &&
         cmp "$TMP/keep-0/mx-d/results.csv" "$TMP/keep-1/mx-d/results.csv" || return 1
-    PACT_MODEL_COMP_KEEP=yes $PACT model predict --coll allreduce --alg ring -P 8 -m 8 --platform generic32x32 \
-        >"$TMP/keep-bad.out" 2>"$TMP/keep-bad.err"
-    [ $? -eq 2 ] && [ ! -s "$TMP/keep-bad.out" ] && grep -q "PACT_MODEL_COMP_KEEP=yes: not 0" "$TMP/keep-bad.err"
+    bad_model_env PACT_MODEL_COMP_KEEP=yes "PACT_MODEL_COMP_KEEP=yes: not 0"
 }
 check "model engine: a whole sharing that reuses its component gives the walk's answers (PACT_MODEL_COMP_KEEP=0)" \
     model_comp_keep
