@@ -203,7 +203,7 @@ struct pact_model_eval {
     uint32_t *heap, *comp;
     /* per rank */
     uint32_t *heap_n, *comp_n, *done, *seq;
-    uint32_t *rq_head; /* eval.c, ready_push: a rank's ready operations sorted in heap[rq_head .. heap_n), or
+    uint32_t *rq_head; /* rq_push below: a rank's ready operations sorted in heap[rq_head .. heap_n), or
                         * RQ_HEAP: a heap in heap[0 .. heap_n) */
     uint64_t *csort; /* collect's radix sort: twice the completed requests of a rank */
     size_t cap_csort;
@@ -235,8 +235,8 @@ struct pact_model_eval {
      * found, kept in comp_l[0..cc_nl) and comp_c[0..cc_nc) under the mark cc_stamp (0: none) while the
      * classes stay those of cc_gen and no other sharing takes a mark */
     uint32_t cgen, cc_stamp, cc_gen, cc_nl, cc_nc;
-    uint32_t
-        *ccsr; /* one switch: that component's classes link by link, in each link's list order (slink.csr) */
+    /* one switch: that component's classes link by link, in each link's list order (slink.csr) */
+    uint32_t *ccsr;
     size_t cap_ccsr;
     const pact_model_routes *rt; /* the params' platform's routes (route.c), or NULL: one switch */
     evq q;
