@@ -10,11 +10,12 @@
 
 static void restrictions(unsigned r, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s%s%s%s%s%s%s%s%s%s", r & PACT_R_POF2 ? "pof2 " : "",
+    snprintf(buf, n, "%s%s%s%s%s%s%s%s%s%s%s", r & PACT_R_POF2 ? "pof2 " : "",
              r & PACT_R_COMMUTATIVE ? "commutative " : "", r & PACT_R_COUNT_GE_P ? "count>=P " : "",
              r & PACT_R_NOT_INPLACE ? "not-inplace " : "", r & PACT_R_INPLACE ? "inplace-only " : "",
-             r & PACT_R_TWO_PROCS ? "P<=2 " : "",
-             r & PACT_R_PLACE ? "nodes " : "", r & PACT_R_NODES ? "shared-node " : "", r & PACT_R_ORDER ? "arrival-order " : "", r ? "" : "-");
+             r & PACT_R_TWO_PROCS ? "P<=2 " : "", r & PACT_R_PLACE ? "nodes " : "",
+             r & PACT_R_NODES ? "shared-node " : "", r & PACT_R_ORDER ? "arrival-order " : "",
+             r & PACT_R_BYTE_SPLIT ? "byte-blocks " : "", r ? "" : "-");
     size_t l = strlen(buf);
     if (l > 1 && buf[l - 1] == ' ')
         buf[l - 1] = 0;

@@ -12,11 +12,13 @@
 #include "pact_host.h"
 #include "pact_models.h"
 #include "pact_patterns.h"
+#include "pact_run.h"
 
 typedef struct {
     char *coll, *alg, *size, *alpha, *beta, *gamma, *alpha_intra, *beta_intra, *platform, *pattern, *params,
-        *loggp, *net, *envelope, *eager, *format, *rails, *mapping, *shape, *skew;
+        *loggp, *net, *envelope, *eager, *format, *rails, *mapping, *shape, *skew, *dtype;
     int P, ppn;
+    size_t elem_size; /* of --dtype; 0: pact_model_cell_args's (doubles, or bytes off multiples of 8) */
     gint64 seed;
     gboolean timing;
 } predict_opts;
@@ -173,12 +175,16 @@ typedef struct {
 /* One cell as pact_model_cell computes it (default parameters, root 0, doubles summed, bytes not a multiple
  * of 8 as bytes), but built and evaluated here so that the two can be timed apart, and the schedule freed
  * before the next algorithm. */
-static gboolean timed_cell(const pact_alg *a, int P, uint64_t bytes, const pact_place *place,
-                           const double *arr, const pact_model_params *m, pact_model_eval *w, double *ds,
-                           double *dh, cell_timing *t, GError **err)
+static gboolean timed_cell(const pact_alg *a, int P, uint64_t bytes, size_t elem_size,
+                           const pact_place *place, const double *arr, const pact_model_params *m,
+                           pact_model_eval *w, double *ds, double *dh, cell_timing *t, GError **err)
 {
     pact_build_args args;
     pact_model_cell_args(a, P, (size_t)bytes, &args);
+    if (elem_size) {
+        args.elem_size = elem_size;
+        args.count = (size_t)bytes / elem_size;
+    }
     args.place = place; /* for the algorithms that need the nodes (MPICH's smp) */
     double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_s(CLOCK_MONOTONIC);
     pact_model_sched *s = pact_model_prepare(a, &args, err);
@@ -232,6 +238,15 @@ static int predict(predict_opts *o)
     }
     if (!dataless && pact_parse_size(o->size, &bytes) != PACT_OK) {
         fprintf(stderr, "pact model predict: -m %s: expected a size such as 8, 64K, 1M\n", o->size);
+        goto out;
+    }
+    if (o->dtype && !(o->elem_size = pact_dtype_size(o->dtype))) {
+        fprintf(stderr, "pact model predict: --dtype %s: expected char, int, float or double\n", o->dtype);
+        goto out;
+    }
+    if (o->elem_size && bytes % o->elem_size) {
+        fprintf(stderr, "pact model predict: -m %s is not a whole number of %s elements (%zu bytes each)\n",
+                o->size, o->dtype, o->elem_size);
         goto out;
     }
     if (o->format && !csv && strcmp(o->format, "table")) {
@@ -337,7 +352,7 @@ static int predict(predict_opts *o)
         const char *status = "ok";
         GError *e = NULL;
         cell_timing tm;
-        if (!timed_cell(a, o->P, bytes, &place, a0, &m, w, &ds, &dh, &tm, &e)) {
+        if (!timed_cell(a, o->P, bytes, o->elem_size, &place, a0, &m, w, &ds, &dh, &tm, &e)) {
             status = e->domain == PACT_ERROR && e->code == PACT_ERROR_INPUT ? "skipped" : "failed";
             failed += status[0] == 'f';
             fprintf(stderr, "pact: %s\n", e->message); /* with csv too: stdout stays one CSV */
@@ -571,6 +586,10 @@ int pact_cmd_model(int argc, char **argv)
         {"alg", 0, 0, G_OPTION_ARG_STRING, &o.alg, "predict: algorithm, a,b,... or all", "A"},
         {"procs", 'P', 0, G_OPTION_ARG_INT, &o.P, "predict: number of processes", "N"},
         {"size", 'm', 0, G_OPTION_ARG_STRING, &o.size, "predict: bytes per process (8, 64K, 1M)", "BYTES"},
+        {"dtype", 0, 0, G_OPTION_ARG_STRING, &o.dtype,
+         "predict: the elements' type, char, int, float or double (default: double where -m is a multiple of "
+         "8, else char); MPICH's byte-split broadcasts need blocks of whole elements",
+         "T"},
         {"alpha", 0, 0, G_OPTION_ARG_STRING, &o.alpha, "latency, s", "A"},
         {"beta", 0, 0, G_OPTION_ARG_STRING, &o.beta, "seconds per byte", "B"},
         {"gamma", 0, 0, G_OPTION_ARG_STRING, &o.gamma, "seconds per reduced byte", "G"},

@@ -73,6 +73,9 @@ int pact_coll_inplace_whole(pact_coll c);
 #define PACT_R_ORDER (1u << 6)       /* needs args->order (schedules built from the arrival order) */
 #define PACT_R_INPLACE (1u << 7)     /* MPI_IN_PLACE only (MPICH's pairwise_sendrecv_replace alltoall) */
 #define PACT_R_NODES (1u << 8)       /* with PACT_R_PLACE: a node holds two ranks or more (MPICH's smp) */
+/* The buffer splits into P blocks of ceil(bytes/P) bytes, as MPICH splits a contiguous buffer, which must be
+ * whole elements for a schedule to say it (always so for one-byte elements) */
+#define PACT_R_BYTE_SPLIT (1u << 9)
 
 /* A tunable parameter of an algorithm (segment size, fan-out, radix ...); an algorithm has any number, listed
  * in its registry entry as an array ending with {NULL}. */
@@ -245,6 +248,8 @@ int pact_bcast_binomial_build(pact_sched *s, const pact_build_args *a);
 int pact_bcast_knomial_build(pact_sched *s, const pact_build_args *a);
 int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a);
 int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_mpich_scatter_allgather_build(pact_sched *s, const pact_build_args *a);
+int pact_bcast_mpich_scatter_allgather_ring_build(pact_sched *s, const pact_build_args *a);
 int pact_alltoall_linear_build(pact_sched *s, const pact_build_args *a);
 int pact_alltoall_pairwise_build(pact_sched *s, const pact_build_args *a);
 int pact_alltoall_modified_bruck_build(pact_sched *s, const pact_build_args *a);

@@ -72,6 +72,9 @@ int pact_alg_applies(const pact_alg *a, const pact_build_args *args, const char 
         reason = "needs a node of two ranks or more (MPICH builds node communicators only then)";
     else if ((a->restrictions & PACT_R_ORDER) && !args->order)
         reason = "needs the arrival order";
+    else if ((a->restrictions & PACT_R_BYTE_SPLIT) && args->elem_size > 1 &&
+             (args->count * args->elem_size + (size_t)args->size - 1) / (size_t)args->size % args->elem_size)
+        reason = "MPICH's blocks of ceil(bytes/P) bytes are not whole elements here (use --dtype char)";
     if (why)
         *why = reason;
     return reason ? PACT_ERR_RESTRICTED : PACT_OK;

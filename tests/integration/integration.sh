@@ -81,6 +81,14 @@ for P in $(seq 1 17); do
     [ $P -gt 8 ] && dtypes=int,pair
     check "mpich correctness all collectives P=$P" mpich_matrix $P 0,1,7,P-1,P+1,1000 --dtypes $dtypes
 done
+# MPICH's scatter broadcasts split bytes: on chars (the element their blocks always divide into), where the
+# matrices above, on 4- and 8-byte elements, find them restricted in about half the cells; counts below P too.
+for P in 3 8 16; do
+    for lib in smpi ompi mpich; do
+        check "$lib correctness MPICH's byte-split bcasts on chars P=$P" ${lib}_matrix $P 0,1,7,P-1,P+1,1000 \
+            --coll bcast --algs mpich_scatter_allgather,mpich_scatter_allgather_ring --dtypes char,int --roots 0,P-1
+    done
+done
 # MPICH's smp compositions across nodes: MPICH's debugging cliques split this machine into 2 nodes of 3 (by block)
 # and 3 nodes round-robin (7 ranks), so node and node-leader parts both run; pact's smp schedules on them.
 # mpich_smp_matrix P NODES BY_BLOCK: right cells and none wrong.

@@ -137,12 +137,14 @@ check "model vs smpi 1%: MPICH's smp barrier, 3x3 cyclic" vs_smpi generic32x32 3
 
 # MPICH's algorithms against SimGrid's own copies of them (the `smpi` column of pact list algorithms), no delay,
 # gamma 0: d^ equal to 1e-9 relative (measured: 1e-15 at 64 ranks, 8 B to 1 MiB).
-# mpich_vs_simgrid COLL ALG SIMGRID [NODES PPN SIZES ROOT] (default 2 x 8 ranks, 8 B, 1 KiB, 64 KiB, root 0).
+# mpich_vs_simgrid COLL ALG SIMGRID [NODES PPN SIZES ROOT DTYPE] (default 2 x 8 ranks, 8 B, 1 KiB, 64 KiB,
+# root 0, pact sim's datatype).
 mpich_vs_simgrid() {
-    local c=$1 alg=$2 sg=$3 nodes=${4:-2} ppn=${5:-8} sizes=${6:-8,1K,64K} root=${7:-0}
+    local c=$1 alg=$2 sg=$3 nodes=${4:-2} ppn=${5:-8} sizes=${6:-8,1K,64K} root=${7:-0} dt=()
+    [ -n "${8:-}" ] && dt=(--dtype "$8")
     local d="$TMP/mpich-sg-$1-${2%%:*}-$nodes-$ppn-$root"
     $PACT sim --platform generic32x32 --nodes "$nodes" --ppn "$ppn" --coll "$c" --algs "$alg,smpi:$sg" \
-        --sizes "$sizes" --root "$root" --patterns no_delay --reps 1 --gamma 0 -o "$d" >/dev/null || return 1
+        --sizes "$sizes" --root "$root" --patterns no_delay --reps 1 --gamma 0 "${dt[@]}" -o "$d" >/dev/null || return 1
     awk -F, -v a="$alg" -v b="smpi:$sg" -v want="$(echo "$sizes" | tr , '\n' | wc -l)" '
         NR > 1 && $16 == "ok" { t[$6, $7] = $14; z[$7] = 1 }
         END { for (m in z) { n++; x = t[a, m]; y = t[b, m]; e = (x - y) / y; if (e < 0) e = -e
@@ -151,6 +153,16 @@ mpich_vs_simgrid() {
               exit (n != want || bad > 0) }' "$d/results.csv"
 }
 check "MPICH's binomial bcast = SimGrid's binomial_tree" mpich_vs_simgrid bcast mpich_binomial binomial_tree
+# MPICH's scatter bcasts split bytes and go on below P bytes (3 and 10 B on 16 and 12 ranks: Open MPI's switch
+# to basic_linear there took a quarter of the time), off powers of two too (12, 7 ranks), root 1
+check "MPICH's scatter + recursive doubling bcast = SimGrid's scatter_rdb_allgather, 2 x 8" mpich_vs_simgrid bcast \
+    mpich_scatter_allgather scatter_rdb_allgather 2 8 3,10,1001,64K 1 char
+check "MPICH's scatter + recursive doubling bcast = SimGrid's scatter_rdb_allgather, 2 x 6" mpich_vs_simgrid bcast \
+    mpich_scatter_allgather scatter_rdb_allgather 2 6 3,10,1001,64K 1 char
+check "MPICH's scatter + ring bcast = SimGrid's scatter_LR_allgather, 2 x 8" mpich_vs_simgrid bcast \
+    mpich_scatter_allgather_ring scatter_LR_allgather 2 8 3,10,1001,64K 1 char
+check "MPICH's scatter + ring bcast = SimGrid's scatter_LR_allgather, 7 ranks" mpich_vs_simgrid bcast \
+    mpich_scatter_allgather_ring scatter_LR_allgather 1 7 3,10,1001,64K 1 char
 check "MPICH's scattered alltoall = SimGrid's mvapich2_scatter_dest (throttle 4)" mpich_vs_simgrid alltoall \
     scattered:throttle=4 mvapich2_scatter_dest
 check "MPICH's pairwise alltoall = SimGrid's pair (P = 16)" mpich_vs_simgrid alltoall mpich_pairwise pair
@@ -206,6 +218,27 @@ check "bad model input: unknown algorithm" bad_model "no such allreduce algorith
     --alg best -P 4 -m 8 --alpha 1e-6 --beta 1e-9
 check "bad model input: pattern of the wrong length" bad_model "3 delays for 4 processes" predict \
     --coll allreduce --alg ring -P 4 -m 8 --platform generic32x32 --pattern <(printf '0\n0\n0\n')
+check "bad model input: unknown --dtype" bad_model "dtype long: expected char, int, float or double" predict \
+    --coll bcast --alg binomial -P 4 -m 8 --dtype long --platform generic32x32
+check "bad model input: -m not whole --dtype elements" bad_model "m 10 is not a whole number of int elements" \
+    predict --coll bcast --alg binomial -P 4 -m 10 --dtype int --platform generic32x32
+# MPICH's scatter + recursive doubling bcast at 8 B on 256 ranks: on doubles its byte blocks split an element
+# (skipped, saying why); on chars it is evaluated as MPICH runs it, blocks of one byte and 248 ranks with none,
+# slower than binomial (Open MPI's scatter_allgather switches to basic_linear there, faster than both)
+mpich_bytes() {
+    local at="--coll bcast -P 256 --ppn 32 -m 8 --platform generic32x32 --format csv"
+    # shellcheck disable=SC2086
+    $PACT model predict --alg mpich_scatter_allgather $at 2>"$TMP/mb.err" | tee "$TMP/mb-double.csv"
+    cat "$TMP/mb.err"
+    # shellcheck disable=SC2086
+    $PACT model predict --alg mpich_scatter_allgather,mpich_binomial,scatter_allgather --dtype char $at |
+        tee "$TMP/mb-char.csv"
+    grep -q ",skipped$" "$TMP/mb-double.csv" && grep -q "not whole elements" "$TMP/mb.err" &&
+        awk -F, '$10 == "ok" { d[$2] = $9 }
+                 END { exit !(d["mpich_scatter_allgather"] > d["mpich_binomial"] &&
+                              d["mpich_binomial"] > d["scatter_allgather"]) }' "$TMP/mb-char.csv"
+}
+check "model predict --dtype char: MPICH's byte-split bcast as MPICH runs it below P bytes" mpich_bytes
 
 # Exactness: 30,030 cells (every algorithm of the seven collectives on generic32x32 under the 11 shapes, the
 # four routed machines, 256 ranks, alltoall at 60-120 ranks, the equivalence cells of the five machines) give

@@ -150,13 +150,16 @@ check "obey: MPICH runs every algorithm of a table by hand; without the file it 
 # (16 KiB: the root's node first; 1 MiB: scatter + ring allgather on all) and at 6 (below MIN_PROCS); barrier
 # smp, MPICH's own choice for such communicators.
 # obey_smp COLL BYTES NP NODES ROOT block|cyclic
-obey_smp() {
-    local c=$1 bytes=$2 np=$3 nodes=$4 root=$5 map=$6 ppn=$(($3 / $4))
-    [ $((nodes * ppn)) = "$np" ] || { echo "obey_smp: $np ranks are not $nodes nodes of equal size"; return 1; }
-    local d="$TMP/obey-smp-$c-$bytes-$np-$nodes-$root-$map"
+obey_smp() { obey_sends smp int "$@"; }
+# obey_sends ALG DTYPE COLL BYTES NP NODES ROOT block|cyclic: the same for any MPICH algorithm, pact's schedule
+# run on elements of DTYPE (MPICH's observer calls with ints)
+obey_sends() {
+    local alg=$1 dtype=$2 c=$3 bytes=$4 np=$5 nodes=$6 root=$7 map=$8 ppn=$(($5 / $6))
+    [ $((nodes * ppn)) = "$np" ] || { echo "obey_sends: $np ranks are not $nodes nodes of equal size"; return 1; }
+    local d="$TMP/obey-$alg-$c-$bytes-$np-$nodes-$root-$map"
     mkdir -p "$d"
     printf '%s\n' "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value" \
-        "$c,$np,$ppn,0,inf,smp,,by_hand,,," >"$d/table.csv"
+        "$c,$np,$ppn,0,inf,$alg,,by_hand,,," >"$d/table.csv"
     $PACT tune emit "$d/table.csv" --target mpich -o "$d/csel.json" >/dev/null || return 1
     bash tests/observe/mpich-observe.sh "$d/csel.json" "$c" 4 "$bytes" >/dev/null 2>&1 || true # builds the observer
     MPICH_ONCE_DUMP=1 MPICH_ONCE_ROOT=$root timeout 300 mpiexec.mpich -n "$np" \
@@ -165,10 +168,10 @@ obey_smp() {
         -genv LD_PRELOAD "$OBSERVE_BUILD/mpich_spy.so $MPICH_YIELD" "$OBSERVE_BUILD/mpich_once" "$c" "$bytes" </dev/null \
         >"$d/mpich.txt" 2>"$d/mpich.err" || { tail -3 "$d/mpich.err"; return 1; }
     # barrier: MPICH's release is one MPI_BYTE, pact's one element of the run's datatype (char)
-    local size=(--sizes "$bytes" --dtype int)
+    local size=(--sizes "$bytes" --dtype "$dtype")
     [ "$c" = barrier ] && size=(--dtype char)
     PACT_KEEP_TRACES=1 $PACT sim --engine replay --platform generic32x32 --nodes "$nodes" --ppn "$ppn" \
-        --mapping "$map" --coll "$c" --algs smp "${size[@]}" --root "$root" --patterns no_delay \
+        --mapping "$map" --coll "$c" --algs "$alg" "${size[@]}" --root "$root" --patterns no_delay \
         --reps 1 -o "$d/pact" >/dev/null 2>&1 || return 1
     cat "$d"/pact/run/*/replay-0/rank-*.ti | awk '$2 == "send" || $2 == "isend" { print $1, $3, $5 }' |
         sort -s -n -k1,1 >"$d/pact.txt"
@@ -188,6 +191,19 @@ check "obey: MPICH's smp bcast = pact's smp schedule, 16 KiB, 2 x 3, root 4" obe
 check "obey: MPICH's smp bcast = pact's smp schedule, 1 MiB, 2 x 4, root 2" obey_smp bcast 1048576 8 2 2 block
 check "obey: MPICH's smp barrier = pact's smp schedule, 3 x 2" obey_smp barrier 4 6 3 0 block
 check "obey: MPICH's smp barrier = pact's smp schedule, 9 round-robin on 3" obey_smp barrier 4 9 3 0 cyclic
+# MPICH's scatter bcasts split bytes (pact's schedule on chars) and go on below P bytes: 12 B on 16 ranks
+# (blocks of 1 B, four ranks get none), 20 B on 6 (recursive doubling off a power of two: the ranks whose
+# partner does not exist get its blocks by recursive halving), 1,000 B (ints, but blocks of 63 and 167 B)
+check "obey: MPICH's scatter + recursive doubling bcast = pact's schedule, 12 B, 16 ranks, root 3" obey_sends \
+    mpich_scatter_allgather char bcast 12 16 1 3 block
+check "obey: MPICH's scatter + recursive doubling bcast = pact's schedule, 20 B, 6 ranks, root 5" obey_sends \
+    mpich_scatter_allgather char bcast 20 6 1 5 block
+check "obey: MPICH's scatter + recursive doubling bcast = pact's schedule, 1000 B, 16 ranks" obey_sends \
+    mpich_scatter_allgather char bcast 1000 16 1 0 block
+check "obey: MPICH's scatter + ring bcast = pact's schedule, 12 B, 16 ranks, root 3" obey_sends \
+    mpich_scatter_allgather_ring char bcast 12 16 1 3 block
+check "obey: MPICH's scatter + ring bcast = pact's schedule, 1000 B, 6 ranks, root 1" obey_sends \
+    mpich_scatter_allgather_ring char bcast 1000 6 1 1 block
 # The matching rule the summary states for Open MPI below the smallest tuned count: 3 ranks take the entry for 4
 # (basic_linear below 1 KiB, nonoverlapping above, where Open MPI's fixed decision runs recursive doubling).
 obey_below() {

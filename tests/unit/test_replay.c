@@ -151,7 +151,8 @@ static void test_all_algorithms(void)
                                       .commutative = 1,
                                       .gamma = 2e-10,
                                       .delays = delays};
-                pact_build_args args = {.coll = a->coll, .size = P, .count = counts[ci], .commutative = 1};
+                pact_build_args args = {
+                    .coll = a->coll, .size = P, .count = counts[ci], .elem_size = 8, .commutative = 1};
                 if (pact_alg_applies(a, &args, NULL) != PACT_OK)
                     continue;
                 GError *err = NULL;

@@ -1,6 +1,7 @@
 /* binomial_scatter.h - the binomial-tree scatter, and the fallbacks before it, that open Open MPI's
  * scatter_allgather and scatter_allgather_ring broadcasts
- * (ompi_coll_base_bcast_intra_scatter_allgather[_ring]). */
+ * (ompi_coll_base_bcast_intra_scatter_allgather[_ring]) and MPICH's scatter_recursive_doubling_allgather
+ * and scatter_ring_allgather (MPII_Scatter_for_bcast, src/mpi/coll/bcast/bcast_utils.c: the same tree). */
 #ifndef PACT_BCAST_BINOMIAL_SCATTER_H
 #define PACT_BCAST_BINOMIAL_SCATTER_H
 
@@ -46,13 +47,15 @@ static inline int pact_bcast_binomial_scatter(pact_sched *s, int rank, int p, in
 }
 
 /*
- * What both broadcasts do before their allgathers: nothing for count 0 or one rank; basic_linear when
- * count < P, as Open MPI switches to it; otherwise the scatter of ceil(count/P)-element blocks.  Returns 1
- * when the caller goes on with its allgather, on blocks of *sc elements after operation *last; 0 when the
- * broadcast is complete, with its status in *rc.
+ * What the broadcasts do before their allgathers: nothing for count 0 or one rank; with `ompi`, basic_linear
+ * when count < P, as Open MPI switches to it; otherwise the scatter of ceil(count/P)-element blocks.
+ * MPICH (`ompi` 0) goes on below P: its blocks of ceil(bytes/P) bytes are these, one-byte elements or whole
+ * ones being what PACT_R_BYTE_SPLIT admits, and the ranks past the last byte get nothing.  Returns 1 when the
+ * caller goes on with its allgather, on blocks of *sc elements after operation *last; 0 when the broadcast
+ * is complete, with its status in *rc.
  */
-static inline int pact_bcast_scatter_prelude(pact_sched *s, const pact_build_args *a, int *rc, size_t *sc,
-                                             int *last)
+static inline int pact_bcast_scatter_prelude(pact_sched *s, const pact_build_args *a, int ompi, int *rc,
+                                             size_t *sc, int *last)
 {
     const size_t n = a->count;
     const int p = a->size;
@@ -60,7 +63,7 @@ static inline int pact_bcast_scatter_prelude(pact_sched *s, const pact_build_arg
     *rc = PACT_OK;
     if (n == 0 || p < 2) {
         /* nothing to move */
-    } else if (n < (size_t)p) {
+    } else if (ompi && n < (size_t)p) {
         *rc = pact_bcast_basic_linear_build(s, a);
     } else {
         *sc = (n + (size_t)p - 1) / (size_t)p;
@@ -69,5 +72,10 @@ static inline int pact_bcast_scatter_prelude(pact_sched *s, const pact_build_arg
     }
     return go;
 }
+
+/* The broadcasts after the prelude (scatter_allgather.c, scatter_allgather_ring.c): Open MPI's with `ompi`,
+ * MPICH's without (mpich_scatter_allgather.c, mpich_scatter_allgather_ring.c). */
+int pact_bcast_scatter_rd_allgather(pact_sched *s, const pact_build_args *a, int ompi);
+int pact_bcast_scatter_ring_allgather(pact_sched *s, const pact_build_args *a, int ompi);
 
 #endif

@@ -31,14 +31,14 @@ static pact_slice tree_slice(int tr, int mask, size_t n, size_t sc)
     return pact_sl(PACT_BUF_RECV, lo, (hi < n ? hi : n) - lo);
 }
 
-int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a)
+int pact_bcast_scatter_rd_allgather(pact_sched *s, const pact_build_args *a, int ompi)
 {
     const size_t n = a->count;
     const int rank = a->rank, p = a->size, root = a->root;
     size_t sc;
     /* Each step is blocking: the next one waits for both halves of a sendrecv (dep[0], dep[1]). */
     int rc, dep[2] = {-1, -1};
-    if (!pact_bcast_scatter_prelude(s, a, &rc, &sc, &dep[0]))
+    if (!pact_bcast_scatter_prelude(s, a, ompi, &rc, &sc, &dep[0]))
         return rc;
 
     const int v = (rank - root + p) % p;
@@ -82,6 +82,11 @@ int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a)
     return PACT_OK;
 }
 
+int pact_bcast_scatter_allgather_build(pact_sched *s, const pact_build_args *a)
+{
+    return pact_bcast_scatter_rd_allgather(s, a, 1);
+}
+
 /* The closed form of the entry's cost (pact_cost_fn). */
 static int terms(int P, double m, pact_cost *t, const char **src)
 {
@@ -101,7 +106,6 @@ const pact_alg pact_alg_bcast_scatter_allgather = {
     .build = pact_bcast_scatter_allgather_build,
     .restrictions = 0,
     .ompi_id = 8,
-    .mpich = "scatter_recursive_doubling_allgather",
     .smpi = "scatter_rdb_allgather",
     .source = "Open MPI ompi_coll_base_bcast_intra_scatter_allgather (coll_base_bcast.c)",
     .cost = "2*log2(P)*alpha + 2*beta*m*(P-1)/P (P pof2)",

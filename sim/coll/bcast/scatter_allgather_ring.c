@@ -29,13 +29,13 @@ static pact_slice block(int b, size_t n, size_t sc)
     return pact_sl(PACT_BUF_RECV, lo, n - lo < sc ? n - lo : sc);
 }
 
-int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args *a)
+int pact_bcast_scatter_ring_allgather(pact_sched *s, const pact_build_args *a, int ompi)
 {
     const size_t n = a->count;
     const int rank = a->rank, p = a->size, root = a->root;
     size_t sc;
     int rc, dep[2] = {-1, -1};
-    if (!pact_bcast_scatter_prelude(s, a, &rc, &sc, &dep[0]))
+    if (!pact_bcast_scatter_prelude(s, a, ompi, &rc, &sc, &dep[0]))
         return rc;
 
     const int v = (rank - root + p) % p;
@@ -48,6 +48,11 @@ int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args
         recv_block = (recv_block - 1 + p) % p;
     }
     return PACT_OK;
+}
+
+int pact_bcast_scatter_allgather_ring_build(pact_sched *s, const pact_build_args *a)
+{
+    return pact_bcast_scatter_ring_allgather(s, a, 1);
 }
 
 /* The closed form of the entry's cost (pact_cost_fn). */
@@ -68,7 +73,6 @@ const pact_alg pact_alg_bcast_scatter_allgather_ring = {
     .build = pact_bcast_scatter_allgather_ring_build,
     .restrictions = 0,
     .ompi_id = 9,
-    .mpich = "scatter_ring_allgather",
     .smpi = "scatter_LR_allgather",
     .source = "Open MPI ompi_coll_base_bcast_intra_scatter_allgather_ring (coll_base_bcast.c)",
     .cost = "(log2(P) + P - 1)*alpha + 2*beta*m*(P-1)/P",

@@ -11,7 +11,8 @@
  *           - m < 524288 and P a power of two: the root's node broadcasts from the root first (when the
  *             root does not lead it), then the leaders among themselves, then every other node from its
  *             leader (and the root's node, when the root leads it).
- *           - otherwise MPICH's scatter_ring_allgather on all P ranks (scatter_allgather_ring.c).
+ *           - otherwise MPICH's scatter_ring_allgather on all P ranks (mpich_scatter_allgather_ring.c; see
+ *             pact_smp_scatter_bcast in mpich_smp.h for elements that MPICH's byte blocks would split).
  *           MPICH selects again for each part, on communicators that are not parents, so its built-in tree
  *           decides them (pact_smp_choice, sim/coll/common/mpich_smp.c): binomial below 8 ranks or to
  *           12 KiB, scatter+recursive-doubling allgather to 512 KiB at powers of two, else scatter+ring
@@ -38,7 +39,7 @@ int pact_bcast_smp_build(pact_sched *s, const pact_build_args *a)
     const int *node = pact_smp_node(pl, rank, &L, &lr);
     const int shortmsg = m < SHORT_MSG || P < MIN_PROCS;
     if (!shortmsg && !(m < LONG_MSG && pact_is_pof2(P)))
-        return pact_compose(s, pact_alg_find(PACT_COLL_BCAST, "scatter_allgather_ring"), a, NULL);
+        return pact_compose(s, pact_smp_scatter_bcast(P, n, a->elem_size, 0), a, NULL);
     const pact_slice all = pact_sl(PACT_BUF_RECV, 0, n);
     int rc = PACT_OK;
     if (mynode == rnode && rlocal > 0) {

@@ -3,6 +3,16 @@
 
 #include <stdlib.h>
 
+const pact_alg *pact_smp_scatter_bcast(int size, size_t count, size_t elem_size, int rd)
+{
+    const pact_alg *mpich =
+        pact_alg_find(PACT_COLL_BCAST, rd ? "mpich_scatter_allgather" : "mpich_scatter_allgather_ring");
+    pact_build_args b = {.coll = PACT_COLL_BCAST, .size = size, .count = count, .elem_size = elem_size};
+    if (pact_alg_applies(mpich, &b, NULL) == PACT_OK)
+        return mpich;
+    return pact_alg_find(PACT_COLL_BCAST, rd ? "scatter_allgather" : "scatter_allgather_ring");
+}
+
 const pact_alg *pact_smp_choice(pact_coll c, int size, size_t count, size_t elem_size)
 {
     const size_t m = count * elem_size; /* MPICH's avg_msg_size: type size x count */
@@ -20,9 +30,7 @@ const pact_alg *pact_smp_choice(pact_coll c, int size, size_t count, size_t elem
          */
         if (size < 8 || m <= 12288)
             return pact_alg_find(c, "mpich_binomial");
-        if (pact_is_pof2(size) && m <= 524288)
-            return pact_alg_find(c, "scatter_allgather");
-        return pact_alg_find(c, "scatter_allgather_ring");
+        return pact_smp_scatter_bcast(size, count, elem_size, pact_is_pof2(size) && m <= 524288);
     case PACT_COLL_BARRIER: /* comm_hierarchy=any: dissemination (Open MPI's bruck is that schedule) */
         return pact_alg_find(c, "bruck");
     default:

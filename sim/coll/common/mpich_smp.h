@@ -20,6 +20,12 @@
  * bcast or barrier) on a communicator of `size` ranks that is not a parent, for `count` elements of
  * `elem_size` bytes and a built-in commutative operation; NULL for another collective. */
 const pact_alg *pact_smp_choice(pact_coll c, int size, size_t count, size_t elem_size);
+/* MPICH's scatter bcast on `size` ranks, with the recursive-doubling allgather (rd) or the ring:
+ * mpich_scatter_allgather[_ring], or where MPICH's blocks of ceil(bytes/size) bytes are not whole elements
+ * (PACT_R_BYTE_SPLIT; elements of 2 bytes or more) Open MPI's scatter_allgather[_ring], whose blocks of
+ * ceil(count/size) elements are at most elem_size - 1 bytes longer: the nearest schedule that element-typed
+ * buffers can say (the compositions reach it above 12 KiB only, where MPICH leaves binomial). */
+const pact_alg *pact_smp_scatter_bcast(int size, size_t count, size_t elem_size, int rd);
 
 /* The node sub-group of `rank`: its ranks, their number and rank's index among them (MPICH's node_comm;
  * MPICH builds it only for more than one rank). */
