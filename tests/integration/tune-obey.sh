@@ -151,10 +151,11 @@ check "obey: MPICH runs every algorithm of a table by hand; without the file it 
 # smp, MPICH's own choice for such communicators.
 # obey_smp COLL BYTES NP NODES ROOT block|cyclic
 obey_smp() { obey_sends smp int "$@"; }
-# obey_sends ALG DTYPE COLL BYTES NP NODES ROOT block|cyclic: the same for any MPICH algorithm, pact's schedule
-# run on elements of DTYPE (MPICH's observer calls with ints)
+# obey_sends ALG DTYPE COLL BYTES NP NODES ROOT block|cyclic [PACT_BYTES]: the same for any MPICH algorithm,
+# pact's schedule run on elements of DTYPE (MPICH's observer calls with ints) and PACT_BYTES (default BYTES; a
+# reduce_scatter's whole vector, where the observer takes a rank's result)
 obey_sends() {
-    local alg=$1 dtype=$2 c=$3 bytes=$4 np=$5 nodes=$6 root=$7 map=$8 ppn=$(($5 / $6))
+    local alg=$1 dtype=$2 c=$3 bytes=$4 np=$5 nodes=$6 root=$7 map=$8 ppn=$(($5 / $6)) pbytes=${9:-$4}
     [ $((nodes * ppn)) = "$np" ] || { echo "obey_sends: $np ranks are not $nodes nodes of equal size"; return 1; }
     local d="$TMP/obey-$alg-$c-$bytes-$np-$nodes-$root-$map"
     mkdir -p "$d"
@@ -168,7 +169,7 @@ obey_sends() {
         -genv LD_PRELOAD "$OBSERVE_BUILD/mpich_spy.so $MPICH_YIELD" "$OBSERVE_BUILD/mpich_once" "$c" "$bytes" </dev/null \
         >"$d/mpich.txt" 2>"$d/mpich.err" || { tail -3 "$d/mpich.err"; return 1; }
     # barrier: MPICH's release is one MPI_BYTE, pact's one element of the run's datatype (char)
-    local size=(--sizes "$bytes" --dtype "$dtype")
+    local size=(--sizes "$pbytes" --dtype "$dtype")
     [ "$c" = barrier ] && size=(--dtype char)
     PACT_KEEP_TRACES=1 $PACT sim --engine replay --platform generic32x32 --nodes "$nodes" --ppn "$ppn" \
         --mapping "$map" --coll "$c" --algs "$alg" "${size[@]}" --root "$root" --patterns no_delay \
@@ -204,6 +205,21 @@ check "obey: MPICH's scatter + ring bcast = pact's schedule, 12 B, 16 ranks, roo
     mpich_scatter_allgather_ring char bcast 12 16 1 3 block
 check "obey: MPICH's scatter + ring bcast = pact's schedule, 1000 B, 6 ranks, root 1" obey_sends \
     mpich_scatter_allgather_ring char bcast 1000 6 1 1 block
+# Open MPI's builders that the MPICH target runs under MPICH's names (MPICH's code is theirs): every rank's sends
+# the same on 6 ranks, 400 B (MPICH's recursive doubling allgather needs a power of two: 8)
+obey_shared() {
+    local c=$1 alg=$2 np=${3:-6} pbytes=${4:-}
+    obey_sends "$alg" int "$c" 400 "$np" 1 0 block $pbytes
+}
+check "obey: MPICH's recursive doubling allreduce = pact's recursive_doubling" obey_shared allreduce recursive_doubling
+check "obey: MPICH's Bruck allgather = pact's bruck" obey_shared allgather bruck
+check "obey: MPICH's ring allgather = pact's ring" obey_shared allgather ring
+check "obey: MPICH's recursive doubling allgather = pact's recursive_doubling, 8 ranks" obey_shared allgather \
+    recursive_doubling 8
+check "obey: MPICH's Bruck alltoall = pact's modified_bruck" obey_shared alltoall modified_bruck
+check "obey: MPICH's recursive halving reduce_scatter = pact's recursive_halving" obey_shared reduce_scatter \
+    recursive_halving 6 2400
+check "obey: MPICH's dissemination barrier = pact's bruck" obey_shared barrier bruck
 # The matching rule the summary states for Open MPI below the smallest tuned count: 3 ranks take the entry for 4
 # (basic_linear below 1 KiB, nonoverlapping above, where Open MPI's fixed decision runs recursive doubling).
 obey_below() {
