@@ -290,5 +290,20 @@ tune_emitted() {
 }
 check "tune emits checked Open MPI and MPICH files; MPICH's names are the installed ones" tune_emitted
 
+# MPICH broadcasts bytes whatever the datatype: pact tune runs MPICH's bcast on chars, so its byte-split scatter
+# algorithms are candidates at 8 B on 16 ranks too (on the doubles these sizes would default to, a block of one
+# byte splits an element and they were refused), and lose there to binomial.
+tune_mpich_bcast_chars() {
+    local d="$TMP/tune-mpich-bcast"
+    $PACT tune --platform generic32x32 --nodes 1 --ppn 16 --coll bcast --sizes 8,64K --target mpich --exhaustive \
+        --no-figures -q -o "$d" >/dev/null || return 1
+    awk -F, 'NR > 1 && $7 == 8 && $6 ~ /^mpich_scatter/ { print $6, $8, $16 }' "$d/runs/model-bcast/results.csv" |
+        sort | uniq -c | tee "$TMP/tmb.txt"
+    grep "^bcast,16,16,0," "$d/table.csv"
+    [ "$(awk '$4 == "ok" { n += $1 } END { print n + 0 }' "$TMP/tmb.txt")" -eq 22 ] &&
+        ! grep -vq " ok$" "$TMP/tmb.txt" && grep -q "^bcast,16,16,0,[0-9]*,mpich_binomial," "$d/table.csv"
+}
+check "tune: MPICH's bcast on chars, its scatter algorithms candidates below P bytes" tune_mpich_bcast_chars
+
 [ -n "${TUNE_ALONE:-}" ] && finish
 true

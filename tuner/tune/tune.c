@@ -346,6 +346,11 @@ gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const ch
         g_string_append_printf(a, "%s%s", i ? "," : "", (char *)algs->pdata[i]);
     pact_exp_set(f, "coll", pact_coll_name(c), NULL);
     pact_exp_set(f, "algs", a->str, NULL);
+    /* MPICH broadcasts a contiguous buffer as bytes, whatever its datatype (binomial, smp's thresholds, the
+     * scatter algorithms' blocks of ceil(bytes/P) bytes): on chars pact's builders say MPICH's schedule for
+     * every size, where on wider elements the byte blocks would split one (PACT_R_BYTE_SPLIT) */
+    if (t->target == PACT_TUNE_MPICH && c == PACT_COLL_BCAST)
+        pact_exp_set(f, "dtype", "char", NULL);
     pact_exp_set(f, "engine", engine, NULL);
     if (!strcmp(engine, "model"))
         pact_exp_set(f, "reps", "1", NULL); /* the model is deterministic: one call says it all */
