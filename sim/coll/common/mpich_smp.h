@@ -24,7 +24,9 @@ const pact_alg *pact_smp_choice(pact_coll c, int size, size_t count, size_t elem
  * mpich_scatter_allgather[_ring], or where MPICH's blocks of ceil(bytes/size) bytes are not whole elements
  * (PACT_R_BYTE_SPLIT; elements of 2 bytes or more) Open MPI's scatter_allgather[_ring], whose blocks of
  * ceil(count/size) elements are at most elem_size - 1 bytes longer: the nearest schedule that element-typed
- * buffers can say (the compositions reach it above 12 KiB only, where MPICH leaves binomial). */
+ * buffers can say.  The compositions reach it above 12 KiB only, where MPICH leaves binomial: there count >=
+ * size for up to 12288 / elem_size ranks (1,536 of doubles), so Open MPI's switch to basic_linear below size
+ * elements does not happen. */
 const pact_alg *pact_smp_scatter_bcast(int size, size_t count, size_t elem_size, int rd);
 
 /* The node sub-group of `rank`: its ranks, their number and rank's index among them (MPICH's node_comm;
