@@ -170,6 +170,19 @@ tune_distinct() {
 }
 check "tune objectives differ; same command, same bytes" tune_distinct
 
+# SimGrid is deterministic: pact tune calls each cell once unless --reps says otherwise (it was 5 calls, four of
+# them repeating the first).
+tune_sim_reps() {
+    local d="$TMP/tune-sim-reps"
+    $PACT tune --platform generic32x32 --nodes 1 --ppn 4 --coll reduce --algs binomial,binary --sizes 8,1K \
+        --patterns no_delay,last_delayed --source sim --no-figures -q -o "$d" >/dev/null || return 1
+    awk -F, 'NR > 1 { n[$6 "," $7 "," $8]++ }
+             END { for (k in n) { c++; if (n[k] != 1) bad++ }
+                   print c " cells, " bad + 0 " with more than one call"; exit !(c == 8 && !bad) }' \
+        "$d/runs/smpi-reduce/results.csv"
+}
+check "tune --source sim: one SimGrid call per cell by default" tune_sim_reps
+
 # A SimGrid tuning killed mid-run resumes: no row lost or twice, and the table of an uninterrupted run.
 tune_resume() {
     local a="$TMP/tune-sim-a" b="$TMP/tune-sim-b" g=(--nodes 1 --ppn 4 --coll allreduce,bcast --sizes 8,4K,64K

@@ -484,6 +484,11 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
     g_string_free(pj, TRUE);
     if (!pact_exp_get(t->fields, "sizes"))
         pact_exp_set(t->fields, "sizes", "1..64M", NULL);
+    /* one call per cell under SimGrid too: its simulation is deterministic, so a cell's further calls repeat
+     * the first (within 1 ns: pact sim's smpi engine, 7 collectives, 2 calls a cell, 1,276 rows) and cost as
+     * much (ring allreduce on 256 ranks: 6-7 s a call) */
+    if (!pact_exp_get(t->fields, "reps"))
+        pact_exp_set(t->fields, "reps", "1", NULL);
     if (!pact_exp_get(t->fields, "dtype")) {
         /* sizes are bytes: whole doubles where they can be, else bytes (char) */
         g_autoptr(GArray) sz = g_array_new(FALSE, FALSE, sizeof(guint64));
