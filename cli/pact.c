@@ -67,6 +67,12 @@ int main(int argc, char **argv)
         g_error_free(err);
         return 2;
     }
+    /* read by the SMPI bench driver (sim/rank/bench.c), which only the smpirun log would show refusing it */
+    const char *det = g_getenv("PACT_BENCH_DETACHED");
+    if (det && strcmp(det, "0") && strcmp(det, "1")) {
+        fprintf(stderr, "pact: PACT_BENCH_DETACHED=%s: expected 0 or 1\n", det);
+        return 2;
+    }
     for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);

@@ -443,6 +443,7 @@ static int run_cell(bench_t *b, const cell_t *c)
             goto out;
         }
         k.x.rec = r == c->reps - 1 ? rec : NULL;
+        k.x.late_sends = !k.x.rec && !b->arr && !b->detached; /* what no per-rank exit is read from */
         for (int tries = 0; late && tries < MAX_TRIES; tries++) {
             if ((rc = timed_call(b, c, &k, delay, res, gathered, &late)) != PACT_OK)
                 goto out;
@@ -664,6 +665,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "pact-bench: %s: %s\n", arrf, strerror(errno));
         rc = PACT_ERR_ARG;
     }
+    const char *det = getenv("PACT_BENCH_DETACHED");
+    if (det && strcmp(det, "0") && strcmp(det, "1")) {
+        if (b.rank == 0)
+            fprintf(stderr, "pact-bench: PACT_BENCH_DETACHED=%s: expected 0 or 1\n", det);
+        rc = PACT_ERR_ARG;
+    }
+    b.detached = det && !strcmp(det, "1");
     MPI_Bcast(&rc, 1, MPI_INT, 0, b.comm);
     if (rc != PACT_OK)
         goto out;

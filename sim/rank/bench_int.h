@@ -75,6 +75,7 @@ typedef struct {
     double mono_offset; /* the true offset when all ranks share one machine's CLOCK_MONOTONIC (0 in SMPI) */
     int timing_only;
     int check_twice; /* checks run each plan once on other input first (persistent requests reused) */
+    int detached;    /* PACT_BENCH_DETACHED=1: no pact_exec_ctx.late_sends (the tests compare both) */
     FILE *out, *arr;
     struct shm *shm; /* SMPI, ranks in one process: the protocol's shared state (NULL: MPI messages) */
     double last_ref; /* the common reference of the last timed call, on rank 0's clock */

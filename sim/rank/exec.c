@@ -25,6 +25,16 @@
  * allocated and freed, actor look-ups), so two calls cost less than three (allgather neighbor 8 B at 256
  * ranks: 1.15 -> 1.05 s for 6 calls).  Simulated times are the same: the requests start in the same order
  * at the same moment, and the rank resumes when both have completed either way.
+ *
+ * Under SMPI, the sends that only the rank's last wait completes (I_ISEND_END: linear alltoall's, a linear
+ * tree's root's) go as MPI_Issend when the run reads no per-rank exit (pact_exec_ctx.late_sends).  SimGrid
+ * 3.32 detaches a send below smpi/send-is-detached-thresh, and the end of each detached send removes it from
+ * one std::list of every detached send in flight, walking all of it (CommImpl::finish; 3.34 made it a set):
+ * quadratic in the sends in flight, 60 s of linear alltoall's 64 s per call at 256 ranks.  SMPI's MPI_Issend
+ * is MPI_Isend not detached (with smpi/async-small-thresh 0, pact's): the message flows as before, and only
+ * the sender's request now completes at its delivery, which is when its receiver's receive completes; so
+ * every message, every other call and the last exit keep their times (sim.sh compares the two, byte for
+ * byte).
  */
 #include "pact_mpi.h"
 
@@ -55,7 +65,20 @@ void pact_charge(double seconds)
 
 /* The calls of a plan.  SENDRECV, PAIR, REDUCE and COPY take a second record: the receive, the send, the
  * destination. */
-enum { I_ISEND, I_IRECV, I_SEND, I_RECV, I_SENDRECV, I_PAIR, I_REDUCE, I_COPY, I_SECOND, I_WAIT, I_WAITALL };
+enum {
+    I_ISEND,
+    I_IRECV,
+    I_SEND,
+    I_RECV,
+    I_SENDRECV,
+    I_PAIR,
+    I_REDUCE,
+    I_COPY,
+    I_SECOND,
+    I_WAIT,
+    I_WAITALL,
+    I_ISEND_END
+};
 
 /* One call with its arguments, four to a cache line: a run reads them in sequence, and at 256 simulated
  * ranks the first record read after an MPI call misses the cache (perf, ring allreduce 64 KiB: the loop
@@ -135,6 +158,7 @@ typedef struct {
     const pact_sched *s;
     uint32_t *slot;  /* of an operation posted nonblocking */
     uint8_t *waited; /* by slot */
+    uint32_t *post_ins; /* by slot: the record that posts it */
     uint32_t nslots, nwaits;
     int err; /* an offset, count or tag that does not fit a record */
 } compile_t;
@@ -160,6 +184,7 @@ static void post(compile_t *c, const uint32_t *held, size_t nh)
 {
     for (size_t k = 0; k < nh; k++) {
         add(c, c->s->ops[held[k]].kind == PACT_OP_SEND ? I_ISEND : I_IRECV, held[k], 0);
+        c->post_ins[c->nslots] = (uint32_t)(c->p->nins - 1);
         c->p->slot_op[c->nslots] = held[k];
         c->slot[held[k]] = c->nslots++;
     }
@@ -256,6 +281,13 @@ static void compile(compile_t *c, const pact_program *g, uint32_t *held, uint32_
         case PACT_ACT_WAITALL:
             post(c, held, nh);
             nh = 0;
+#ifdef PACT_SMPI
+            /* the rank's last call: the sends it completes are I_ISEND_END (see pact_exec_ctx.late_sends) */
+            if (a + 1 == g->nacts)
+                for (uint32_t q = 0; q < c->nslots; q++)
+                    if (!c->waited[q] && c->p->ins[c->post_ins[q]].code == I_ISEND)
+                        c->p->ins[c->post_ins[q]].code = I_ISEND_END;
+#endif
             wait_slots(c, NULL, 0);
             break;
         }
@@ -294,10 +326,11 @@ int pact_plan_new(const pact_sched *s, const pact_exec_ctx *x, pact_plan **out)
     p->sts = malloc((g.nposts + 1) * sizeof(*p->sts));
     c.slot = malloc((n + 1) * sizeof(*c.slot));
     c.waited = calloc(g.nposts + 1, sizeof(*c.waited));
+    c.post_ins = malloc((g.nposts + 1) * sizeof(*c.post_ins));
     held = malloc((n + 1) * sizeof(*held));
     grp = malloc((n + 1) * sizeof(*grp));
     if (!p->ins || !p->ins_op || !p->slot_op || !p->waits || !p->reqs || !p->tmp || !p->sts || !c.slot ||
-        !c.waited || !held || !grp) {
+        !c.waited || !c.post_ins || !held || !grp) {
         rc = PACT_ERR_NOMEM;
         goto out;
     }
@@ -320,6 +353,7 @@ out:
     pact_program_free(&g);
     free(c.slot);
     free(c.waited);
+    free(c.post_ins);
     free(held);
     free(grp);
     if (rc != PACT_OK)
@@ -390,6 +424,7 @@ static void record(const pact_plan *p, const ins_t *c, double *rec, double t0)
     const uint32_t op = p->ins_op[c - p->ins];
     switch (c->code) {
     case I_ISEND:
+    case I_ISEND_END:
     case I_IRECV:
         rec[2 * op] = t0;
         break;
@@ -465,6 +500,14 @@ int pact_plan_run(pact_plan *p, pact_exec_ctx *x)
         case I_ISEND:
             PACT_MPI_CHECK(
                 MPI_Isend(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag, comm, next++));
+            break;
+        case I_ISEND_END:
+            if (x->late_sends)
+                PACT_MPI_CHECK(
+                    MPI_Issend(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag, comm, next++));
+            else
+                PACT_MPI_CHECK(
+                    MPI_Isend(at(base, c, es), (int)c->count, dt, c->peer, tag + c->tag, comm, next++));
             break;
         case I_IRECV:
             PACT_MPI_CHECK(

@@ -34,6 +34,14 @@ typedef struct {
      * (pact_plan_nops of them): when it was posted or began, and when the call that completed it returned;
      * simulated time under SMPI (SimGrid's clock: reading it costs nothing simulated), MPI_Wtime otherwise */
     double *rec;
+    /* SMPI: the sends that only the rank's last wait completes go as MPI_Issend, which SMPI 3.32 never
+     * detaches (a send below smpi/send-is-detached-thresh is otherwise detached; each detached send's end
+     * removes it from one list of all of them, O(detached sends in flight): 60 s of linear alltoall's 64
+     * on 256 ranks).  Nothing waits for such a send but that wait, and its message is delivered when its
+     * receiver's receive completes, so every message and the last rank's exit keep their times; only this
+     * rank's own exit may come later.  For timing runs that report the last exit alone (not x->rec, not
+     * per-rank exits). */
+    int late_sends;
 } pact_exec_ctx;
 
 /* A schedule prepared for running many times (exec.c): its MPI calls in order with their arguments, so
