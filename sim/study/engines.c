@@ -62,6 +62,8 @@ gboolean pact_sw_launch(batch_t *b, GError **err)
     for (guint k = 0; k < b->cells->len; k++) {
         guint i = g_array_index(b->cells, guint, k);
         cell_t *c = x->cells->pdata[i];
+        if (c->twin)
+            continue; /* copies its twin's times (sweep.c) */
         const char *alg = s->algs->pdata[c->alg];
         const guint64 bytes = g_array_index(s->sizes, guint64, c->size);
         size_t ns, nr;
@@ -311,6 +313,55 @@ out:
     pact_model_sched_free(ms);
     pact_model_eval_free(w);
     return ok;
+}
+
+/* Twins (pact_experiment.twins): per size, each algorithm's schedule set is built as the model engine builds
+ * it and digested; an algorithm whose digest an earlier one of the study has (ring and segmented ring
+ * allreduce with their default parameters, linear and linear_sync alltoall at 512 ranks, an algorithm and
+ * the one it falls back to) gets, under each pattern, that algorithm's cell as twin, when this shard runs
+ * both. SimGrid's own algorithms (smpi:NAME) have no pact schedule and no twin; the skews are compared when
+ * the twins are filled (sweep.c), so a pattern that differs still runs. */
+gboolean pact_sw_find_twins(GPtrArray *studies, GPtrArray *batches, GError **err)
+{
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        const pact_sweep *s = x->s;
+        if (s->engine != PACT_ENGINE_SMPI || s->check)
+            continue;
+        for (guint z = 0; z < s->sizes->len; z++) {
+            g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+            for (guint a = 0; a < s->algs->len; a++) {
+                if (pact_sw_smpi_name(s->algs->pdata[a]))
+                    continue;
+                cell_t *c0 = pact_sw_find_cell(x, a, z, 0);
+                const pact_alg *alg;
+                pact_build_args ba;
+                g_autofree long *params = NULL;
+                g_autofree char *restricted = cell_args(x, c0, &alg, &ba, &params);
+                if (restricted)
+                    continue;
+                pact_model_sched *ms = pact_model_prepare(alg, &ba, err);
+                if (!ms)
+                    return FALSE;
+                char *digest = pact_model_sched_digest(ms);
+                pact_model_sched_free(ms);
+                gpointer first;
+                if (!g_hash_table_lookup_extended(seen, digest, NULL, &first)) {
+                    g_hash_table_insert(seen, digest, GUINT_TO_POINTER(a));
+                    continue;
+                }
+                g_free(digest);
+                for (guint p = 0; p < s->patterns->len; p++) {
+                    cell_t *c = pact_sw_find_cell(x, a, z, p),
+                           *src = pact_sw_find_cell(x, GPOINTER_TO_UINT(first), z, p);
+                    if (((batch_t *)batches->pdata[src->batch])->mine &&
+                        ((batch_t *)batches->pdata[c->batch])->mine)
+                        c->twin = src;
+                }
+            }
+        }
+    }
+    return TRUE;
 }
 
 /* The replay engine: each cell's schedule as SMPI time-independent traces under smpirun -replay.  Replay is

@@ -78,6 +78,11 @@ gboolean pact_sweep_validate(pact_sweep *s, GError **err);
 typedef void (*pact_prune_fn)(void *ctx, guint na, guint np, int nd, const double *d, const double *lb,
                               const guint8 *known, guint8 *need);
 
+/* pact tune's hybrid: whether study s runs algorithm `alg` (an index into s->algs) at size `size` (an index
+ * into s->sizes) under the patterns (phase 2); the cells it does not are not run (status "pruned").  The
+ * no-delay cells all run: the skews come from them. */
+typedef gboolean (*pact_keep_fn)(void *ctx, const pact_sweep *s, guint alg, guint size);
+
 typedef struct {
     GPtrArray *studies; /* pact_sweep *, validated */
     char *outdir;
@@ -90,6 +95,13 @@ typedef struct {
     gboolean figures; /* draw the figures (gnuplot) besides summary.txt */
     pact_prune_fn prune; /* the model engine: run only the phase-2 cells it asks for (NULL: all) */
     void *prune_ctx;
+    /* the smpi engine: a cell whose schedule set an earlier algorithm of its study builds alike (the same
+     * operations, sizes, dependencies and messages: pact_model_sched_digest) under the same arrivals copies
+     * that cell's simulated times instead of running SimGrid again (SimGrid is deterministic); not in check
+     * mode, where each builder's data is checked */
+    gboolean twins;
+    pact_keep_fn keep; /* NULL: every cell runs */
+    void *keep_ctx;
 } pact_experiment;
 
 /* Experiment fields: a table of name -> value that a YAML file and flags fill (flags last: they override).

@@ -132,7 +132,7 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboo
         gboolean todo = FALSE;
         for (guint k = 0; k < b->cells->len; k++) {
             const cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
-            todo |= c->rows == NULL && c->held == bound;
+            todo |= c->rows == NULL && c->held == bound && !c->twin;
         }
         if (b->phase != phase || !b->mine || !todo)
             continue;
@@ -156,8 +156,9 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboo
         GString *rows = g_string_new(NULL);
         for (guint k = 0; k < b->cells->len; k++) {
             cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
-            if (c->rows || c->held)
-                continue; /* a resumed batch: the rows it already had are kept; a held cell waits */
+            if (c->rows || c->held || c->twin)
+                continue; /* a resumed batch: the rows it already had are kept; a held cell waits; a twin
+                           * copies its twin's rows (fill_twins) */
             c->rows = pact_sw_cell_rows(b->x, c);
             g_string_append(rows, c->rows);
             pr->done++;
@@ -177,6 +178,92 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboo
         return FALSE;
     }
     return TRUE;
+}
+
+/* A cell not run: rows "pruned" (no d^), appended to `rows`. */
+static void set_pruned(ctx_t *x, cell_t *c, GString *rows, progress_t *pr)
+{
+    pact_sw_cell_reset(c);
+    for (int rep = 0; rep < x->s->reps; rep++) {
+        double nan = NAN;
+        g_array_append_val(c->last, nan);
+        g_array_append_val(c->total, nan);
+        g_ptr_array_add(c->status, g_strdup("pruned"));
+    }
+    c->rows = pact_sw_cell_rows(x, c);
+    g_string_append(rows, c->rows);
+    pr->done++;
+}
+
+/* The twins (pact_experiment.twins) of one phase whose cell has run copy its times and status, and their rows
+ * are written; a twin whose pattern's skew differs from its cell's (each algorithm's own no-delay time, where
+ * those differ) is no twin and runs.  Called after each wave, so a resumed run fills what a killed one left.
+ */
+static gboolean fill_twins(GPtrArray *studies, int phase, int fd, const char *csv, progress_t *pr,
+                           GError **err)
+{
+    GString *rows = g_string_new(NULL);
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i], *t = c->twin;
+            if (!t || c->rows || c->phase != phase || !t->rows)
+                continue;
+            pact_sw_cell_reset(c);
+            for (guint r = 0; r < t->last->len; r++) {
+                g_array_append_val(c->last, g_array_index(t->last, double, r));
+                g_array_append_val(c->total, g_array_index(t->total, double, r));
+                g_ptr_array_add(c->status, g_strdup(t->status->pdata[r]));
+            }
+            c->rows = pact_sw_cell_rows(x, c);
+            g_string_append(rows, c->rows);
+            pr->done++;
+        }
+    }
+    gboolean ok = append_all(fd, rows->str, csv, err);
+    g_string_free(rows, TRUE);
+    return ok;
+}
+
+/* This shard's phase-2 cells that e->keep does not keep get rows "pruned" (no d^), written now; a kept twin
+ * of a cell not kept runs itself. */
+static gboolean apply_keep(pact_experiment *e, GPtrArray *studies, GPtrArray *batches, int fd,
+                           const char *csv, progress_t *pr, GError **err)
+{
+    if (!e->keep)
+        return TRUE;
+    GString *rows = g_string_new(NULL);
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            if (c->phase != 2 || c->rows || !((batch_t *)batches->pdata[c->batch])->mine ||
+                e->keep(e->keep_ctx, x->s, c->alg, c->size))
+                continue;
+            set_pruned(x, c, rows, pr);
+        }
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            if (c->twin && c->phase == 2 && !e->keep(e->keep_ctx, x->s, c->twin->alg, c->twin->size))
+                c->twin = NULL;
+        }
+    }
+    gboolean ok = append_all(fd, rows->str, csv, err);
+    g_string_free(rows, TRUE);
+    return ok;
+}
+
+/* Before phase 2: a twin under another skew than its cell's is no twin (it runs). */
+static void check_twin_skews(GPtrArray *studies)
+{
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            if (c->twin && memcmp(&c->skew_s, &c->twin->skew_s, sizeof(double)))
+                c->twin = NULL;
+        }
+    }
 }
 
 /* Pruning (pact tune): the model engine's phase-2 cells without rows are held; per study and size, e->prune
@@ -263,16 +350,7 @@ static gboolean write_pruned(GPtrArray *studies, int fd, const char *csv, progre
             if (!c->held || c->rows)
                 continue;
             c->held = FALSE;
-            pact_sw_cell_reset(c);
-            for (int rep = 0; rep < x->s->reps; rep++) {
-                double nan = NAN;
-                g_array_append_val(c->last, nan);
-                g_array_append_val(c->total, nan);
-                g_ptr_array_add(c->status, g_strdup("pruned"));
-            }
-            c->rows = pact_sw_cell_rows(x, c);
-            g_string_append(rows, c->rows);
-            pr->done++;
+            set_pruned(x, c, rows, pr);
         }
     }
     gboolean ok = append_all(fd, rows->str, csv, err);
@@ -446,6 +524,8 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
     if (!(studies = pact_sw_make_studies(e, out, err)))
         goto done;
     batches = pact_sw_make_batches(e, studies);
+    if (e->twins && !pact_sw_find_twins(studies, batches, err))
+        goto done;
     index = pact_sw_cell_index(studies);
     if (resume && g_file_test(csv, G_FILE_TEST_EXISTS)) {
         if (!pact_sw_load_rows(index, csv, err))
@@ -472,7 +552,8 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
     if (!e->quiet)
         fprintf(stderr, "pact sim: %u studies, %u cells to run%s (%u already in %s), %d jobs\n", studies->len,
                 pr.total, e->shard_n ? " in this shard" : "", have, e->outdir, e->jobs);
-    if (!write_patterns(studies, batches, 1, err) || !run_wave(e, batches, 1, FALSE, fd, csv, &pr, err))
+    if (!write_patterns(studies, batches, 1, err) || !run_wave(e, batches, 1, FALSE, fd, csv, &pr, err) ||
+        !fill_twins(studies, 1, fd, csv, &pr, err))
         goto done;
     for (guint k = 0; k < studies->len; k++) {
         ctx_t *x = studies->pdata[k];
@@ -481,9 +562,10 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
         if (!e->quiet)
             print_skews(x);
     }
-    if (!write_patterns(studies, batches, 2, err) ||
+    check_twin_skews(studies);
+    if (!apply_keep(e, studies, batches, fd, csv, &pr, err) || !write_patterns(studies, batches, 2, err) ||
         (e->prune && !run_pruned(e, studies, batches, fd, csv, &pr, err)) ||
-        !run_wave(e, batches, 2, FALSE, fd, csv, &pr, err))
+        !run_wave(e, batches, 2, FALSE, fd, csv, &pr, err) || !fill_twins(studies, 2, fd, csv, &pr, err))
         goto done;
     if (e->prune && !write_pruned(studies, fd, csv, &pr, err))
         goto done;

@@ -9,7 +9,8 @@
 
 #include "pact_run.h"
 
-typedef struct {
+typedef struct cell_s cell_t;
+struct cell_s {
     guint alg, size, pat; /* indices into the sweep's lists */
     double skew_s;
     char *pattern_file;
@@ -20,7 +21,9 @@ typedef struct {
     char *rows;           /* its results.csv rows, once it has all its repetitions */
     gboolean held;        /* pruning (pact_prune_fn): not to run until asked for */
     double lb;            /* pruning: a lower bound of its d^ (NAN: restricted) */
-} cell_t;
+    cell_t *twin;         /* pact_experiment.twins: the cell of an earlier algorithm that simulates the same
+                           * schedule set under the same arrivals, whose rows it copies (NULL: none) */
+};
 
 typedef struct {
     pact_sweep *s;
@@ -66,6 +69,8 @@ void pact_sw_cell_reset(cell_t *c);
 gboolean pact_sw_launch(batch_t *b, GError **err);       /* smpi: one smpirun of the bench driver */
 gboolean pact_sw_model_batch(batch_t *b, GError **err);  /* model: the schedule evaluator, in process */
 gboolean pact_sw_replay_batch(batch_t *b, GError **err); /* replay: SMPI time-independent traces */
+/* smpi: sets cell_t.twin where an earlier algorithm builds the same schedule set (pact_experiment.twins) */
+gboolean pact_sw_find_twins(GPtrArray *studies, GPtrArray *batches, GError **err);
 /* cells.c: results.csv rows */
 char *pact_sw_cell_rows(const ctx_t *x, const cell_t *c);
 GHashTable *pact_sw_cell_index(GPtrArray *studies);

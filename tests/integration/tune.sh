@@ -183,6 +183,38 @@ tune_sim_reps() {
 }
 check "tune --source sim: one SimGrid call per cell by default" tune_sim_reps
 
+# SimGrid simulates once what two candidates build alike (ring and segmented ring allreduce; ring and
+# recursive doubling below P elements, where ring falls back), and hybrid's SimGrid runs only each cell's K
+# best under the patterns (the others "pruned"): fewer SimGrid calls than --exhaustive, the same table, rules
+# and summary, and each row either run's SimGrid gave, the bytes of the exhaustive run's (sim: every row).
+tune_sim_shared() {
+    # shellcheck disable=SC2054 # commas inside flag values
+    local src=$1 a="$TMP/tune-shared-${1%%:*}" b="$TMP/tune-shared-${1%%:*}-x" g=(--platform generic32x32
+        --nodes 1 --ppn 8 --coll allreduce --sizes 4,1K,64K,1M --patterns no_delay,ascending,last_delayed,random
+        --objective robust --target ompi --source "$1" --no-figures -q)
+    rm -rf "$a" "$b"
+    $PACT tune "${g[@]}" -o "$a" >/dev/null || return 1
+    $PACT tune "${g[@]}" --exhaustive -o "$b" >/dev/null || return 1
+    local ra rb calls_a calls_b
+    ra=$(ls "$a"/runs/smpi-*/results.csv) rb=$(ls "$b"/runs/smpi-*/results.csv)
+    calls_a=$(cat "$a"/runs/smpi-*/run/s0/plan-*.txt | grep -vc '^#')
+    calls_b=$(cat "$b"/runs/smpi-*/run/s0/plan-*.txt | grep -vc '^#')
+    echo "$src: $calls_a SimGrid calls, exhaustive $calls_b; $(grep -c ',pruned$' "$ra") rows pruned"
+    [ "$calls_a" -lt "$calls_b" ] || return 1
+    cmp "$a/table.csv" "$b/table.csv" && cmp "$a/summary.txt" "$b/summary.txt" &&
+        cmp "$a/ompi-rules.conf" "$b/ompi-rules.conf" || return 1
+    local extra
+    extra=$(grep -v ',pruned$' "$ra" | sort | comm -23 - <(sort "$rb") | wc -l)
+    [ "$extra" -eq 0 ] || { echo "$extra rows not the exhaustive run's"; return 1; }
+    if [ "$src" = sim ]; then
+        cmp "$ra" "$rb" || return 1
+    else
+        grep -q ',pruned$' "$ra" || { echo "hybrid pruned nothing"; return 1; }
+    fi
+}
+check "tune --source sim: SimGrid once per schedule set, the rows of --exhaustive" tune_sim_shared sim
+check "tune --source hybrid:2: SimGrid on the K best, the table of --exhaustive" tune_sim_shared hybrid:2
+
 # A SimGrid tuning killed mid-run resumes: no row lost or twice, and the table of an uninterrupted run.
 tune_resume() {
     local a="$TMP/tune-sim-a" b="$TMP/tune-sim-b" g=(--nodes 1 --ppn 4 --coll allreduce,bcast --sizes 8,4K,64K

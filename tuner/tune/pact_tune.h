@@ -40,7 +40,8 @@ typedef struct {
     char *outdir;
     int jobs;
     gboolean quiet, figures;
-    gboolean exhaustive; /* the model evaluates every cell; else it skips those its bounds prove useless */
+    gboolean exhaustive;     /* every cell runs; else the model skips those its bounds prove useless, SimGrid
+                              * copies twins (pact_experiment.twins) and hybrid's cells outside the K best */
     const double *pattern_w; /* set by pact_tune_run: the expected objective's weights (NULL: uniform) */
 } pact_tune;
 

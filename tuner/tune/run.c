@@ -217,13 +217,21 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
         const pact_tune_cell *c = &g_array_index(gm->cells, pact_tune_cell, i);
         guint j = i;
         g_autoptr(GPtrArray) algs = g_ptr_array_new();
+        /* what runs under the patterns: each size's K best (every algorithm of the union runs without delay,
+         * where the skews come from) */
+        g_autoptr(GHashTable) keep = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         while (j < gm->cells->len && g_array_index(gm->cells, pact_tune_cell, j).procs == c->procs &&
                g_array_index(gm->cells, pact_tune_cell, j).ppn == c->ppn)
             j++;
         for (unsigned a = 0; a < gm->na; a++) {
             gboolean any = FALSE;
-            for (guint k = i; k < j; k++)
+            for (guint k = i; k < j; k++) {
                 any |= top[k * gm->na + a];
+                if (top[k * gm->na + a])
+                    g_hash_table_add(
+                        keep, g_strdup_printf("%s %" G_GUINT64_FORMAT, (const char *)gm->algs->pdata[a],
+                                              g_array_index(gm->cells, pact_tune_cell, k).bytes));
+            }
             if (any)
                 g_ptr_array_add(algs, gm->algs->pdata[a]);
         }
@@ -232,7 +240,7 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
         g_autofree char *name = g_strdup_printf("smpi-%s-%sx%s", pact_coll_name(gm->coll), nodes, ppn);
         g_autofree char *dir = g_build_filename(t->outdir, "runs", name, NULL);
         g_autofree char *csv = g_build_filename(dir, "results.csv", NULL);
-        ok = pact_tune_simulate(t, gm->coll, algs, "smpi", nodes, ppn, dir, err) &&
+        ok = pact_tune_simulate(t, gm->coll, algs, "smpi", nodes, ppn, dir, keep, err) &&
              (pact_exp_get(t->fields, "shard") || pact_tune_load(gs, csv, err));
         i = j;
     }
@@ -549,11 +557,12 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
             goto out;
         g_ptr_array_add(cands, a);
         if (!pact_tune_simulate(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), a,
-                                t->source == PACT_TUNE_SIM ? "smpi" : "model", NULL, NULL, NULL, err))
+                                t->source == PACT_TUNE_SIM ? "smpi" : "model", NULL, NULL, NULL, NULL, err))
             goto out;
         /* hybrid's SimGrid runs come after the model's: their fields (a --shard) checked now too */
         if (t->source == PACT_TUNE_HYBRID &&
-            !pact_tune_simulate(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), a, "smpi", NULL, NULL, NULL, err))
+            !pact_tune_simulate(t, (pact_coll)GPOINTER_TO_INT(colls->pdata[i]), a, "smpi", NULL, NULL, NULL,
+                                NULL, err))
             goto out;
     }
     if (!claim_folder(t, err))
@@ -575,7 +584,7 @@ gboolean pact_tune_run(pact_tune *t, char **summary, GError **err)
         g_autofree char *csv = g_build_filename(dir, "results.csv", NULL);
         if (!t->quiet)
             g_printerr("pact tune: %s: %u candidates on the %s engine\n", pact_coll_name(c), g->na, engine);
-        if (!pact_tune_simulate(t, c, g->algs, engine, NULL, NULL, dir, err))
+        if (!pact_tune_simulate(t, c, g->algs, engine, NULL, NULL, dir, NULL, err))
             goto out;
         if (shard && t->source == PACT_TUNE_SIM)
             continue; /* this shard's part of the runs is done; the table waits for all of them */

@@ -336,8 +336,16 @@ static void prune_cells(void *ctx, guint na, guint np, int nd, const double *d, 
     pact_tune_prune(t->objective, t->pattern_w, keep, na, np, nd, d, lb, known, need);
 }
 
+/* pact_keep_fn of the hybrid's SimGrid runs: "ALG BYTES" in the set */
+static gboolean keep_cell(void *ctx, const pact_sweep *s, guint alg, guint size)
+{
+    g_autofree char *key = g_strdup_printf("%s %" G_GUINT64_FORMAT, (const char *)s->algs->pdata[alg],
+                                           g_array_index(s->sizes, guint64, size));
+    return g_hash_table_contains(ctx, key);
+}
+
 gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const char *engine, const char *nodes,
-                            const char *ppn, const char *dir, GError **err)
+                            const char *ppn, const char *dir, GHashTable *keep, GError **err)
 {
     /* dir NULL: only check that the experiment builds (every name, size, pattern and file) */
     GHashTable *f = pact_exp_copy(t->fields, FALSE);
@@ -377,6 +385,14 @@ gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const ch
         if (!strcmp(engine, "model") && !t->exhaustive) {
             e.prune = prune_cells;
             e.prune_ctx = t;
+        }
+        /* SimGrid simulates once what two candidates build alike, and the hybrid's only under the patterns
+         * where the model ranks them among the K best; --exhaustive: every cell, for the tests that compare
+         */
+        e.twins = !strcmp(engine, "smpi") && !t->exhaustive;
+        if (keep && !t->exhaustive) {
+            e.keep = keep_cell;
+            e.keep_ctx = keep;
         }
         ok = pact_experiment_run(&e, &summary, err);
     }

@@ -24,9 +24,10 @@ typedef struct {
 
 GPtrArray *pact_tune_candidates(pact_tune *t, pact_coll c, GError **err);
 /* Runs candidates `algs` of collective c on `engine` ("model" or "smpi") into `dir` (resumed when it holds
- * the same experiment); nodes and ppn (NULL: the fields') narrow the grid. */
+ * the same experiment); nodes and ppn (NULL: the fields') narrow the grid; `keep` (NULL: all), a set of
+ * "ALG BYTES", says which (algorithm, size) run under the patterns, the others' rows being "pruned". */
 gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const char *engine, const char *nodes,
-                            const char *ppn, const char *dir, GError **err);
+                            const char *ppn, const char *dir, GHashTable *keep, GError **err);
 char *pact_tune_canonical(pact_coll c, const char *spec);
 /* Reads d^ of g's candidates and patterns from a results.csv into g->cells (appending cells not yet seen). */
 gboolean pact_tune_load(pact_tune_grid *g, const char *csv, GError **err);
