@@ -317,8 +317,8 @@ out:
 
 /* Twins (pact_experiment.twins): per size, each algorithm's schedule set is built as the model engine builds
  * it and digested; an algorithm whose digest an earlier one of the study has (ring and segmented ring
- * allreduce with their default parameters, linear and linear_sync alltoall at 512 ranks, an algorithm and
- * the one it falls back to) gets, under each pattern, that algorithm's cell as twin, when this shard runs
+ * allreduce with their default parameters, linear and linear_sync alltoall at 256 and 512 ranks, an algorithm
+ * and the one it falls back to) gets, under each pattern, that algorithm's cell as twin, when this shard runs
  * both. SimGrid's own algorithms (smpi:NAME) have no pact schedule and no twin; the skews are compared when
  * the twins are filled (sweep.c), so a pattern that differs still runs. */
 gboolean pact_sw_find_twins(GPtrArray *studies, GPtrArray *batches, GError **err)

@@ -386,9 +386,8 @@ gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const ch
             e.prune = prune_cells;
             e.prune_ctx = t;
         }
-        /* SimGrid simulates once what two candidates build alike, and the hybrid's only under the patterns
-         * where the model ranks them among the K best; --exhaustive: every cell, for the tests that compare
-         */
+        /* SimGrid simulates once what two candidates build alike, and hybrid's candidates under the patterns
+         * only where the model ranks them among the K best; --exhaustive runs every cell */
         e.twins = !strcmp(engine, "smpi") && !t->exhaustive;
         if (keep && !t->exhaustive) {
             e.keep = keep_cell;
