@@ -225,13 +225,13 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
             j++;
         for (unsigned a = 0; a < gm->na; a++) {
             gboolean any = FALSE;
-            for (guint k = i; k < j; k++) {
-                any |= top[k * gm->na + a];
-                if (top[k * gm->na + a])
-                    g_hash_table_add(
-                        keep, g_strdup_printf("%s %" G_GUINT64_FORMAT, (const char *)gm->algs->pdata[a],
-                                              g_array_index(gm->cells, pact_tune_cell, k).bytes));
-            }
+            for (guint k = i; k < j; k++)
+                if (top[k * gm->na + a]) {
+                    any = TRUE;
+                    g_hash_table_add(keep,
+                                     pact_tune_keep_key(gm->algs->pdata[a],
+                                                        g_array_index(gm->cells, pact_tune_cell, k).bytes));
+                }
             if (any)
                 g_ptr_array_add(algs, gm->algs->pdata[a]);
         }

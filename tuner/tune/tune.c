@@ -336,11 +336,15 @@ static void prune_cells(void *ctx, guint na, guint np, int nd, const double *d, 
     pact_tune_prune(t->objective, t->pattern_w, keep, na, np, nd, d, lb, known, need);
 }
 
-/* pact_keep_fn of the hybrid's SimGrid runs: "ALG BYTES" in the set */
+char *pact_tune_keep_key(const char *alg, guint64 bytes)
+{
+    return g_strdup_printf("%s %" G_GUINT64_FORMAT, alg, bytes);
+}
+
+/* pact_keep_fn of the hybrid's SimGrid runs: the cell's key in the set */
 static gboolean keep_cell(void *ctx, const pact_sweep *s, guint alg, guint size)
 {
-    g_autofree char *key = g_strdup_printf("%s %" G_GUINT64_FORMAT, (const char *)s->algs->pdata[alg],
-                                           g_array_index(s->sizes, guint64, size));
+    g_autofree char *key = pact_tune_keep_key(s->algs->pdata[alg], g_array_index(s->sizes, guint64, size));
     return g_hash_table_contains(ctx, key);
 }
 
