@@ -59,7 +59,14 @@ struct pact_model_sched {
     size_t nchan;
     schan *ch; /* nchan + 1 */
     size_t nmsg;
+    /* how the preparing went (prepare.c; for the tests): ranks whose shape came from comparing their IR with
+     * the last rank's, and ranks whose receives were sorted by merging runs */
+    size_t nsame_ir, nmerged;
 };
+
+/* prepare.c, for the tests: nonzero turns those two shortcuts off (each rank's shape from its successors, its
+ * receives by qsort), which must give the same arrays to the byte (pact_model_sched_digest). */
+extern int pact_model_prep_plain;
 
 /* Operation `op` (a global index) of rank r: its shape's record. */
 static inline const sop *op_rec(const pact_model_sched *s, int r, uint32_t op)

@@ -9,6 +9,8 @@
  * channel by binary search in its destination's list: no table of P^2 keys. */
 #include "eval_int.h"
 
+int pact_model_prep_plain = 0;
+
 void pact_model_sched_free(pact_model_sched *s)
 {
     if (!s)
@@ -99,6 +101,25 @@ static int key_cmp(const void *a, const void *b)
     return x->op < y->op ? -1 : x->op > y->op;
 }
 
+/* The end of the monotone run of keys k[i ..) (i < n): ascending, or descending where its first two are. */
+static size_t run_end(const msg_key *k, size_t i, size_t n, int *desc)
+{
+    size_t j = i + 1;
+    *desc = j < n && key_cmp(&k[i], &k[j]) > 0;
+    while (j < n && (key_cmp(&k[j - 1], &k[j]) > 0) == *desc)
+        j++;
+    return j;
+}
+
+static void reverse_keys(msg_key *k, size_t n)
+{
+    for (size_t i = 0; i < n / 2; i++) {
+        msg_key t = k[i];
+        k[i] = k[n - 1 - i];
+        k[n - 1 - i] = t;
+    }
+}
+
 /* Growable arrays: each grows to at least `need` elements, by half again. */
 #define ENSURE(p, cap, need)                                                                                 \
     do {                                                                                                     \
@@ -120,9 +141,18 @@ typedef struct {
     uint32_t *sfirst;     /* P + 1: rank r's sends are sends[sfirst[r]] .. (read no operation to find it) */
     uint32_t *crecv;      /* receives per channel */
     msg_key *keys;        /* one rank's receives */
+    msg_key *mk;          /* room to merge them */
+    size_t cap_mk;
     uint32_t *loc;        /* one rank's successor counts */
     GHashTable *bsizes;   /* bytes -> index + 1 into bval */
     uint32_t last_b;      /* the index found last */
+    /* the rank being flattened: each operation's bidx << 8 | kind; and the last rank's, with its dependencies
+     * as its IR had them: a rank whose IR has the same kinds, sizes and dependencies as the last rank's has
+     * its shape (its successors follow from its dependencies), which a few memcmp find */
+    uint32_t *tbk, *pbk;
+    uint16_t *ppend;
+    uint32_t *pdeps;
+    size_t cap_tbk, cap_pbk, cap_ppend, cap_pdeps, pm, pnd;
 } prep_t;
 
 /* *p grown to `est` elements at once, on huge pages, when that is more than it has and less than 2^32. */
@@ -197,6 +227,45 @@ static gboolean shape_equal(const pact_model_sched *s, uint32_t j, size_t m, con
     return memcmp(s->succ + s0, p->tsucc, nsucc * sizeof(uint32_t)) == 0;
 }
 
+/* One rank's receive keys p->keys[0..n) sorted (they are distinct, as their operations are).  One or two
+ * monotone runs are reversed and merged: pairwise exchange receives from rank - k at step k, two descending
+ * runs, and qsort was a twentieth of preparing pairwise alltoall at 1024 ranks; anything else goes to qsort.
+ */
+static gboolean sort_keys(prep_t *p, size_t n, size_t *merged)
+{
+    if (n < 2)
+        return TRUE;
+    int d1, d2 = 0;
+    size_t a = run_end(p->keys, 0, n, &d1), b = a < n ? run_end(p->keys, a, n, &d2) : n;
+    if (b < n || (pact_model_prep_plain && (a < n || d1))) {
+        qsort(p->keys, n, sizeof(msg_key), key_cmp);
+        return TRUE;
+    }
+    if (d1)
+        reverse_keys(p->keys, a);
+    if (a == n)
+        return TRUE;
+    if (d2)
+        reverse_keys(p->keys + a, n - a);
+    (*merged)++;
+    if (!reserve_n((void **)&p->mk, &p->cap_mk, n, sizeof(msg_key)))
+        return FALSE;
+    size_t i = 0, j = a, o = 0;
+    while (i < a && j < n)
+        p->mk[o++] = key_cmp(&p->keys[i], &p->keys[j]) < 0 ? p->keys[i++] : p->keys[j++];
+    while (i < a)
+        p->mk[o++] = p->keys[i++];
+    while (j < n)
+        p->mk[o++] = p->keys[j++];
+    msg_key *t = p->keys;
+    size_t c = p->cap_key;
+    p->keys = p->mk;
+    p->cap_key = p->cap_mk;
+    p->mk = t;
+    p->cap_mk = c;
+    return TRUE;
+}
+
 pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args *args, GError **err)
 {
     const int P = args->size;
@@ -240,11 +309,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         s->base[r] = (uint32_t)n;
         p.sfirst[r] = (uint32_t)p.nsend;
         ENSURE(s->chan, p.cap_opc, n + m + 1);
-        ENSURE(p.tsop, p.cap_t, m + 1);
+        ENSURE(p.tbk, p.cap_tbk, m + 1);
         ENSURE(p.tpend, p.cap_tp, m + 1);
-        ENSURE(p.tsucc, p.cap_ts, sc.ndeps + 1);
-        ENSURE(p.loc, p.cap_loc, m + 1);
-        memset(p.loc, 0, (m + 1) * sizeof(uint32_t));
         size_t nk = 0;
         for (size_t i = 0; i < m; i++) {
             const pact_op *o = &sc.ops[i];
@@ -258,11 +324,9 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 what = "more than 2^24 distinct message sizes";
                 goto refuse;
             }
-            p.tsop[i].bk = bidx << 8 | (uint8_t)o->kind;
+            p.tbk[i] = bidx << 8 | (uint8_t)o->kind;
             p.tpend[i] = (uint16_t)o->ndeps;
             s->chan[g] = 0;
-            for (uint32_t d = 0; d < o->ndeps; d++)
-                p.loc[pact_op_deps(&sc, i)[d] + 1]++;
             if (o->kind == PACT_OP_SEND) {
                 ENSURE(p.sends, p.cap_send, p.nsend + 1);
                 p.sends[p.nsend++] = (msg_key){o->peer, o->tag, (uint32_t)g};
@@ -271,27 +335,43 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 p.keys[nk++] = (msg_key){o->peer, o->tag, (uint32_t)g};
             }
         }
-        /* successors, as indices in the rank */
-        for (size_t i = 0; i < m; i++)
-            p.loc[i + 1] += p.loc[i];
-        for (size_t i = 0; i < m; i++)
-            p.tsop[i].sfirst = p.loc[i];
-        p.tsop[m].sfirst = (uint32_t)sc.ndeps;
-        for (size_t i = 0; i < m; i++)
-            for (uint32_t d = 0; d < sc.ops[i].ndeps; d++) {
-                uint32_t q = pact_op_deps(&sc, i)[d];
-                p.tsucc[p.loc[q]++] = (uint32_t)i;
-            }
         /* this rank's shape: the last rank's, one seen before, or a new one */
         uint32_t shape = NONE;
-        if (last_shape != NONE && shape_equal(s, last_shape, m, &p, sc.ndeps)) {
+        if (!pact_model_prep_plain && last_shape != NONE && m == p.pm && sc.ndeps == p.pnd &&
+            !memcmp(p.tbk, p.pbk, m * sizeof(uint32_t)) && !memcmp(p.tpend, p.ppend, m * sizeof(uint16_t)) &&
+            !memcmp(sc.deps, p.pdeps, sc.ndeps * sizeof(uint32_t))) {
             shape = last_shape;
+            s->nsame_ir++;
         } else {
-            uint64_t h = shape_hash(p.tsop, p.tpend, m, p.tsucc, sc.ndeps);
-            gpointer v = g_hash_table_lookup(p.shapes, &h);
-            if (v && shape_equal(s, (uint32_t)(GPOINTER_TO_SIZE(v) - 1), m, &p, sc.ndeps)) {
-                shape = (uint32_t)(GPOINTER_TO_SIZE(v) - 1);
+            /* its records, with successors as indices in the rank */
+            ENSURE(p.tsop, p.cap_t, m + 1);
+            ENSURE(p.tsucc, p.cap_ts, sc.ndeps + 1);
+            ENSURE(p.loc, p.cap_loc, m + 1);
+            memset(p.loc, 0, (m + 1) * sizeof(uint32_t));
+            for (size_t i = 0; i < m; i++)
+                for (uint32_t d = 0; d < sc.ops[i].ndeps; d++)
+                    p.loc[pact_op_deps(&sc, i)[d] + 1]++;
+            for (size_t i = 0; i < m; i++)
+                p.loc[i + 1] += p.loc[i];
+            for (size_t i = 0; i < m; i++)
+                p.tsop[i] = (sop){p.loc[i], p.tbk[i]};
+            p.tsop[m].sfirst = (uint32_t)sc.ndeps;
+            for (size_t i = 0; i < m; i++)
+                for (uint32_t d = 0; d < sc.ops[i].ndeps; d++) {
+                    uint32_t q = pact_op_deps(&sc, i)[d];
+                    p.tsucc[p.loc[q]++] = (uint32_t)i;
+                }
+            uint64_t h = 0;
+            gpointer v = NULL;
+            if (last_shape != NONE && shape_equal(s, last_shape, m, &p, sc.ndeps)) {
+                shape = last_shape; /* the last rank's shape from an IR that differs (dependencies' order) */
             } else {
+                h = shape_hash(p.tsop, p.tpend, m, p.tsucc, sc.ndeps);
+                v = g_hash_table_lookup(p.shapes, &h);
+                if (v && shape_equal(s, (uint32_t)(GPOINTER_TO_SIZE(v) - 1), m, &p, sc.ndeps))
+                    shape = (uint32_t)(GPOINTER_TO_SIZE(v) - 1);
+            }
+            if (shape == NONE) {
                 shape = (uint32_t)s->nshop;
                 if (s->nshop + m + 1 > p.cap_op) {
                     size_t c = s->nshop + m + 1 + (s->nshop + m + 1) / 2 + 16;
@@ -314,6 +394,15 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                     g_hash_table_insert(p.shapes, k, GSIZE_TO_POINTER((gsize)shape + 1));
                 }
             }
+            /* the next rank compares its IR with this one's */
+            ENSURE(p.pbk, p.cap_pbk, m + 1);
+            ENSURE(p.ppend, p.cap_ppend, m + 1);
+            ENSURE(p.pdeps, p.cap_pdeps, sc.ndeps + 1);
+            memcpy(p.pbk, p.tbk, m * sizeof(uint32_t));
+            memcpy(p.ppend, p.tpend, m * sizeof(uint16_t));
+            memcpy(p.pdeps, sc.deps, sc.ndeps * sizeof(uint32_t));
+            p.pm = m;
+            p.pnd = sc.ndeps;
             last_shape = shape;
         }
         s->shb[r] = shape;
@@ -351,11 +440,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             }
         }
         /* this rank's channels: its receives by (source, tag) */
-        size_t sorted = 1;
-        while (sorted < nk && key_cmp(&p.keys[sorted - 1], &p.keys[sorted]) < 0)
-            sorted++;
-        if (sorted < nk)
-            qsort(p.keys, nk, sizeof(msg_key), key_cmp);
+        if (!sort_keys(&p, nk, &s->nmerged))
+            goto oom;
         p.cfirst[r] = (uint32_t)s->nchan;
         for (size_t k = 0; k < nk; k++) {
             if (k == 0 || p.keys[k].peer != p.keys[k - 1].peer || p.keys[k].tag != p.keys[k - 1].tag) {
@@ -443,10 +529,15 @@ out:
     free(p.sfirst);
     free(p.crecv);
     free(p.keys);
+    free(p.mk);
     free(p.loc);
     free(p.tsop);
     free(p.tpend);
     free(p.tsucc);
+    free(p.tbk);
+    free(p.pbk);
+    free(p.ppend);
+    free(p.pdeps);
     g_hash_table_destroy(p.bsizes);
     g_hash_table_destroy(p.shapes);
     if (!ok) {

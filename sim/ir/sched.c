@@ -85,7 +85,9 @@ void pact_sched_pop(pact_sched *s)
         s->map = s->map->outer;
 }
 
-static int append(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pact_slice src)
+/* The builder calls' whole path (pact_ir.h has their fast one): a map's translation, the first error, growth,
+ * and the fence's dependency. */
+int pact_append_slow(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pact_slice src)
 {
     if (s->map) {
         if (kind == PACT_OP_SEND || kind == PACT_OP_RECV)
@@ -114,27 +116,7 @@ static int append(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pa
     return idx;
 }
 
-int pact_send(pact_sched *s, int peer, pact_slice src)
-{
-    return append(s, PACT_OP_SEND, peer, no_slice, src);
-}
-
-int pact_recv(pact_sched *s, int peer, pact_slice dst)
-{
-    return append(s, PACT_OP_RECV, peer, dst, no_slice);
-}
-
-int pact_reduce(pact_sched *s, pact_slice dst, pact_slice src)
-{
-    return append(s, PACT_OP_REDUCE, -1, dst, src);
-}
-
-int pact_copy(pact_sched *s, pact_slice dst, pact_slice src)
-{
-    return append(s, PACT_OP_COPY, -1, dst, src);
-}
-
-void pact_after(pact_sched *s, int dep)
+void pact_after_slow(pact_sched *s, int dep)
 {
     if (dep < 0 || s->err != PACT_OK || s->nops == 0)
         return;
@@ -164,7 +146,7 @@ int pact_fence(pact_sched *s)
     for (size_t i = from; i < n; i++)
         for (uint32_t d = 0; d < s->ops[i].ndeps; d++)
             used[pact_op_deps(s, i)[d]] = 1;
-    int nop = append(s, PACT_OP_NOP, -1, no_slice, no_slice);
+    int nop = pact_append_slow(s, PACT_OP_NOP, -1, no_slice, no_slice);
     for (size_t i = from; i < n; i++)
         if (!used[i])
             pact_after(s, (int)i);

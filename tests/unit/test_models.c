@@ -307,6 +307,69 @@ static void test_bound(void)
     pact_model_eval_free(w);
 }
 
+/* Preparing's shortcuts (a rank whose IR is the last rank's takes its shape; receive keys in one or two
+ * monotone runs are merged, not sorted) give the arrays of preparing without them, to the byte: every
+ * algorithm at several P, placements, roots and sizes (ranks without receives: a broadcast's root), and
+ * both shortcuts are taken. */
+static void test_prepare_shortcuts(void)
+{
+    const int Ps[] = {2, 3, 5, 12, 32, 40};
+    const size_t counts[] = {1, 7, 1000};
+    size_t sets = 0, same_ir = 0, merged = 0;
+    for (size_t i = 0; i < pact_alg_count(); i++) {
+        const pact_alg *a = pact_alg_at(i);
+        for (size_t pi = 0; pi < G_N_ELEMENTS(Ps); pi++)
+            for (int ppn = 1; ppn <= 4; ppn += 3) {
+                int P = Ps[pi], node[40], order[40];
+                if (P % ppn)
+                    continue;
+                for (int r = 0; r < P; r++) {
+                    node[r] = r / ppn;
+                    order[r] = (7 * r + 3) % P;
+                }
+                pact_place pl;
+                g_assert_cmpint(pact_place_init(&pl, P, node), ==, PACT_OK);
+                for (size_t ci = 0; ci < G_N_ELEMENTS(counts); ci++) {
+                    pact_build_args b = {.coll = a->coll,
+                                         .size = P,
+                                         .root = P > 2 ? 1 : 0,
+                                         .count = counts[ci],
+                                         .elem_size = 8,
+                                         .commutative = 1,
+                                         .place = &pl,
+                                         .order = order};
+                    if (pact_alg_applies(a, &b, NULL) != PACT_OK)
+                        continue;
+                    GError *err = NULL;
+                    pact_model_sched *fast = pact_model_prepare(a, &b, &err);
+                    g_assert_no_error(err);
+                    pact_model_prep_plain = 1;
+                    pact_model_sched *plain = pact_model_prepare(a, &b, &err);
+                    pact_model_prep_plain = 0;
+                    g_assert_no_error(err);
+                    g_autofree char *df = pact_model_sched_digest(fast), *dp = pact_model_sched_digest(plain);
+                    if (strcmp(df, dp) != 0)
+                        g_error(
+                            "%s %s on %d ranks (%d a node), count %zu: prepared %s with the shortcuts, %s "
+                            "without",
+                            pact_coll_name(a->coll), a->name, P, ppn, counts[ci], df, dp);
+                    g_assert_cmpuint(plain->nsame_ir + plain->nmerged, ==, 0);
+                    same_ir += fast->nsame_ir;
+                    merged += fast->nmerged;
+                    sets++;
+                    pact_model_sched_free(fast);
+                    pact_model_sched_free(plain);
+                }
+                pact_place_free(&pl);
+            }
+    }
+    g_test_message("prepare: %zu schedule sets, %zu ranks by their IR, %zu merged receives", sets, same_ir,
+                   merged);
+    g_assert_cmpuint(sets, >, 1000);
+    g_assert_cmpuint(same_ir, >, 10000);
+    g_assert_cmpuint(merged, >, 1000);
+}
+
 /* The schedule set's digest: one for what builds alike (ring and segmented ring allreduce, whose default
  * segments are whole blocks; ring below a count of P, which is recursive doubling), another for any other
  * algorithm or size, and the same from two builds. */
@@ -792,6 +855,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/ready-queue", test_ready_queue);
     g_test_add_func("/models/bound", test_bound);
     g_test_add_func("/models/digest", test_digest);
+    g_test_add_func("/models/prepare-shortcuts", test_prepare_shortcuts);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
     return rc;
