@@ -99,18 +99,15 @@ typedef struct {
     uint64_t key; /* class << 56 | rank, operation or posting order: ties in time resolve by class, then key */
     uint32_t id, ver;
     uint8_t type;
+    uint32_t
+        next; /* queue.c: the next event of its bucket (in the padding: an event is 32 bytes either way) */
 } event;
 
 /* The event queue (queue.c): a radix heap of events on their times' bits, and the instant that runs. */
 #define RB_DIGITS 16 /* hexadecimal digits of 64 bits */
-#define RB_CHUNK 127 /* events per chunk: 4 KiB */
-typedef struct {
-    event ev[RB_CHUNK];
-    uint32_t n, next;
-} rchunk;
 
 typedef struct {
-    uint32_t head, tail; /* its events in chunks, a list */
+    uint32_t head, tail; /* its events: a list through the pool, in the order they came */
     size_t n;
     uint64_t min; /* the least time (ordered bits, queue.c) of its events, when n > 0 */
 } rbucket;
@@ -123,10 +120,11 @@ typedef struct {
     uint64_t last; /* the ordered bits of the last instant taken out */
     event *z; /* rb[0]'s events: one array, which becomes cur when their instant comes up */
     size_t nz, cap_z;
-    rchunk *ck; /* the buckets' chunks: a pool with a free list (its memory follows the events waiting,
-                 * where an array per bucket kept each bucket's largest size: 1.8 GB more at 2^20 ranks) */
-    uint32_t nck, ckfree;
-    size_t cap_ck;
+    event *nd; /* the buckets' events: a pool with a free list (its memory follows the events waiting, where
+                * an array per bucket kept each bucket's largest size: 1.8 GB more at 2^20 ranks); an event
+                * moves between buckets by its links, not by copies */
+    uint32_t nnd, ndfree;
+    size_t cap_nd;
     int active;     /* the instant cur_t runs: its events sorted in cur[icur ..], and late ones in late */
     double cur_t;
     event *cur;

@@ -2,8 +2,9 @@
  *
  * Schedules run in lockstep where nothing delays them: at 2^20 ranks a million events share one instant, and
  * a heap of all events paid a cache miss per level for each (two thirds of the evaluation).  Here events wait
- * in a radix heap on their times' bits (a bucket per hexadecimal digit and value, each an array: an event
- * moves to lower buckets, no comparisons between events; time never goes back, which a radix heap needs);
+ * in a radix heap on their times' bits (a bucket per hexadecimal digit and value, each a list through one
+ * pool of events: an event moves to lower buckets by its links, with no comparison between events; time never
+ * goes back, which a radix heap needs);
  * the earliest instant's events are sorted once (radix sort on the key) when it comes up, and what is
  * scheduled for the current instant while it runs (port claims, the shared links' rates) waits in a small
  * heap beside it.  The order of events is exactly a heap's on (time, class, key), a total order.  The
@@ -41,41 +42,44 @@ static inline uint32_t rb_index(uint64_t u, uint64_t last)
     return 1 + 16 * dig + (uint32_t)((u >> (4 * dig)) & 15);
 }
 
-/* Inlined where it is called: as a call, saving and restoring registers was a third of its instructions. */
-static inline __attribute__((always_inline)) gboolean rb_add(evq *q, uint32_t i, const event *e, uint64_t u)
+/* Event i of the pool joins bucket b (not rb[0]) at its end; u: its time's ordered bits. */
+static inline __attribute__((always_inline)) void rb_link(evq *q, uint32_t b, uint32_t i, uint64_t u)
 {
-    if (i == 0) {
+    rbucket *k = &q->rb[b];
+    q->nd[i].next = NONE;
+    if (k->n == 0) {
+        k->head = i;
+        k->min = u;
+        q->used[(b - 1) >> 6] |= 1ull << ((b - 1) & 63);
+    } else {
+        q->nd[k->tail].next = i;
+        if (u < k->min)
+            k->min = u;
+    }
+    k->tail = i;
+    k->n++;
+}
+
+/* Event e into bucket b: rb[0]'s array, or a pool event linked into a list.  Inlined where it is called: as a
+ * call, saving and restoring registers was a third of its instructions. */
+static inline __attribute__((always_inline)) gboolean rb_add(evq *q, uint32_t b, const event *e, uint64_t u)
+{
+    if (b == 0) {
         if (q->nz == q->cap_z && !reserve_n((void **)&q->z, &q->cap_z, q->nz + 1, sizeof(event)))
             return FALSE;
         q->z[q->nz++] = *e;
         return TRUE;
     }
-    rbucket *b = &q->rb[i];
-    if (b->tail == NONE || q->ck[b->tail].n == RB_CHUNK) {
-        uint32_t c = q->ckfree;
-        if (c != NONE) {
-            q->ckfree = q->ck[c].next;
-        } else {
-            if (q->nck >= NONE - 1 ||
-                !reserve_n((void **)&q->ck, &q->cap_ck, (size_t)q->nck + 1, sizeof(rchunk)))
-                return FALSE;
-            c = q->nck++;
-        }
-        q->ck[c].n = 0;
-        q->ck[c].next = NONE;
-        if (b->tail == NONE)
-            b->head = c;
-        else
-            q->ck[b->tail].next = c;
-        b->tail = c;
+    uint32_t i = q->ndfree;
+    if (i != NONE) {
+        q->ndfree = q->nd[i].next;
+    } else {
+        if (q->nnd >= NONE - 1 || !reserve_n((void **)&q->nd, &q->cap_nd, (size_t)q->nnd + 1, sizeof(event)))
+            return FALSE;
+        i = q->nnd++;
     }
-    if (b->n == 0 || u < b->min)
-        b->min = u;
-    rchunk *k = &q->ck[b->tail];
-    k->ev[k->n++] = *e;
-    b->n++;
-    if (i > 0)
-        q->used[(i - 1) >> 6] |= 1ull << ((i - 1) & 63);
+    q->nd[i] = *e;
+    rb_link(q, b, i, u);
     return TRUE;
 }
 
@@ -93,32 +97,38 @@ static inline uint32_t rb_first(const evq *q)
  * with `last` above their digit and have the same value in it, so they come after all events of lower
  * buckets and before all of higher ones); its events go to buckets relative to their least time, each to a
  * lower bucket than before (the others keep theirs), so each event moves at most 16 times in all, and in
- * practice once or twice (with one bucket per bit, ring allreduce's events moved three times on average). */
+ * practice two or three times (ring allreduce at 1024 ranks under random arrivals: 2.8); a move relinks the
+ * event, where copying it twice through 4 KiB chunks made the moves a seventh of that cell. */
 static gboolean rb_settle(evq *q)
 {
     if (q->nz > 0)
         return TRUE;
-    uint32_t i = rb_first(q);
-    if (i == 0)
+    uint32_t b = rb_first(q);
+    if (b == 0)
         return FALSE;
-    rbucket *b = &q->rb[i];
-    uint32_t head = b->head, tail = b->tail;
-    q->last = b->min;
-    /* the bucket is refilled below from others: take its chunks out first (no event comes back to it) */
-    b->head = b->tail = NONE;
-    b->n = 0;
-    q->used[(i - 1) >> 6] &= ~(1ull << ((i - 1) & 63));
-    for (uint32_t c = head; c != NONE; c = q->ck[c].next)
-        for (uint32_t k = 0; k < q->ck[c].n; k++) {
-            event e = q->ck[c].ev[k]; /* rb_add may move the pool */
-            uint64_t u = ord(e.t);
-            if (!rb_add(q, rb_index(u, q->last), &e, u)) {
+    rbucket *k = &q->rb[b];
+    uint32_t i = k->head;
+    q->last = k->min;
+    /* the bucket is refilled below from others: take its list out first (no event comes back to it) */
+    k->n = 0;
+    q->used[(b - 1) >> 6] &= ~(1ull << ((b - 1) & 63));
+    while (i != NONE) {
+        uint32_t next = q->nd[i].next;
+        uint64_t u = ord(q->nd[i].t);
+        uint32_t to = rb_index(u, q->last);
+        if (to != 0) {
+            rb_link(q, to, i, u);
+        } else {
+            if (q->nz == q->cap_z && !reserve_n((void **)&q->z, &q->cap_z, q->nz + 1, sizeof(event))) {
                 q->oom = TRUE;
                 return FALSE;
             }
+            q->z[q->nz++] = q->nd[i];
+            q->nd[i].next = q->ndfree;
+            q->ndfree = i;
         }
-    q->ck[tail].next = q->ckfree;
-    q->ckfree = head;
+        i = next;
+    }
     return TRUE;
 }
 
@@ -158,7 +168,7 @@ static event late_pop(evq *q)
 
 void evq_free(evq *q)
 {
-    free(q->ck);
+    free(q->nd);
     free(q->z);
     free(q->cur);
     free(q->late);
@@ -169,8 +179,8 @@ void evq_reset(evq *q)
     for (size_t i = 0; i < G_N_ELEMENTS(q->rb); i++)
         q->rb[i] = (rbucket){NONE, NONE, 0, 0};
     memset(q->used, 0, sizeof(q->used));
-    q->nck = 0;
-    q->ckfree = NONE;
+    q->nnd = 0;
+    q->ndfree = NONE;
     q->nz = 0;
     q->last = 0;
     q->active = 0;
@@ -184,7 +194,7 @@ gboolean evq_push(evq *q, double t, uint8_t type, uint32_t id, uint32_t ver, uin
 {
     if (t == 0)
         t = 0; /* -0 is the instant 0 */
-    event e = {t, ((uint64_t)ev_class[type] << 56) | key, id, ver, type};
+    event e = {t, ((uint64_t)ev_class[type] << 56) | key, id, ver, type, NONE};
     if (q->active && t <= q->cur_t) { /* the instant that runs (no event is ever scheduled before it) */
         if (!reserve_n((void **)&q->late, &q->cap_late, q->nlate + 1, sizeof(event)))
             return FALSE;
