@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Two builds of pact's model engine side by side on the 1024-rank cells that issue 17's per-cell target (0.5 s)
+# missed or nearly missed (generic32x32, 32 nodes x 32, shared links), and pact tune's costliest cells (the
+# skews `make bench-tune` derives): each cell `pact model predict --timing` in a process of its own pinned to
+# one core, the two binaries alternating, best of ROUNDS of total_s (pact_model_prepare +
+# pact_model_evaluate, wall seconds).  The VM's timings drift by tens of percent from hour to hour, so compare
+# builds only within one run of this script; the answers must be the same bytes (scripts/model-exact.sh).
+#
+#   scripts/model-side-by-side.sh OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-o FILE]
+#     -r ROUNDS  runs per cell and binary (default 3)
+#     -c CPU     the core to pin to (default 0)
+#     -o FILE    also write the table to FILE
+set -euo pipefail
+usage() {
+    echo "usage: $0 OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-o FILE]" >&2
+    exit 2
+}
+[ $# -ge 2 ] || usage
+old=$1 new=$2
+shift 2
+rounds=3 cpu=0 out=
+while [ $# -gt 0 ]; do
+    case $1 in
+    -r) rounds=${2:?}; shift 2 ;;
+    -c) cpu=${2:?}; shift 2 ;;
+    -o) out=${2:?}; shift 2 ;;
+    *) usage ;;
+    esac
+done
+for b in "$old" "$new"; do
+    [ -x "$b" ] || { echo "$0: $b: not an executable" >&2; exit 2; }
+done
+case $rounds in '' | *[!0-9]* | 0) echo "$0: -r $rounds: expected a positive number" >&2; exit 2 ;; esac
+case $cpu in '' | *[!0-9]*) echo "$0: -c $cpu: expected a core number" >&2; exit 2 ;; esac
+
+# coll alg bytes shape skew: the skews 0.0086 s and 0.61 s are pact tune's for those cells (1.5 x the mean
+# no-delay d^ of the candidates), 1e-4 s is make bench-model's
+cells=(
+    "allreduce ring 1048576 no_delay 0"
+    "allreduce ring 1048576 random 1e-4"
+    "allreduce ring 67108864 random 1e-4"
+    "allreduce segmented_ring 67108864 random 1e-4"
+    "allreduce ring 1048576 random 0.60778972713826029"
+    "alltoall linear 8 no_delay 0"
+    "alltoall linear 65536 random 1e-4"
+    "alltoall linear 128 random 0.0086276611786474978"
+    "alltoall pairwise 8 random 1e-4"
+    "alltoall pairwise 1024 random 1e-4"
+    "alltoall pairwise 128 random 0.0086276611786474978"
+    "alltoall scattered 1048576 no_delay 0"
+    "reduce_scatter ring 67108864 random 1e-4"
+    "reduce_scatter mpich_pairwise 1048576 random 1e-4"
+    "allgather ring 1048576 random 1e-4"
+    "bcast scatter_allgather_ring 65536 no_delay 0"
+)
+
+# one cell's total_s with one binary
+run_cell() {
+    local b=$1 coll=$2 alg=$3 m=$4 shape=$5 skew=$6 line
+    line=$(taskset -c "$cpu" "$b" model predict --coll "$coll" --alg "$alg" -P 1024 --ppn 32 -m "$m" \
+        --platform generic32x32 --shape "$shape" --skew "$skew" --timing 2>&1 | grep '^timing:') ||
+        { echo "$0: $b failed on $coll $alg $m $shape" >&2; exit 1; }
+    sed -n 's/.*total_s=\([0-9.e+-]*\).*/\1/p' <<<"$line"
+}
+
+{
+    echo "# pact model predict --timing, 1024 ranks (generic32x32, 32 x 32), best of $rounds, core $cpu, $(hostname), $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo "# old: $old; new: $new"
+    printf '%-62s %10s %10s %6s\n' cell old_s new_s ratio
+    for c in "${cells[@]}"; do
+        # shellcheck disable=SC2086
+        set -- $c
+        bo='' bn=''
+        for ((r = 0; r < rounds; r++)); do
+            t=$(run_cell "$old" "$@")
+            if [ -z "$bo" ] || awk -v a="$t" -v b="$bo" 'BEGIN { exit !(a < b) }'; then bo=$t; fi
+            t=$(run_cell "$new" "$@")
+            if [ -z "$bn" ] || awk -v a="$t" -v b="$bn" 'BEGIN { exit !(a < b) }'; then bn=$t; fi
+        done
+        printf '%-62s %10s %10s %6.2f\n' "$c" "$bo" "$bn" "$(awk -v a="$bo" -v b="$bn" 'BEGIN { print b / a }')"
+    done
+} | if [ -n "$out" ]; then tee "$out"; else cat; fi
