@@ -587,12 +587,12 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         /* the first pending wake or class end, if it comes before the queue's first event */
         uint32_t ce = pact_ev_class_next(w);
         if (w->nwake > 0 || ce != NONE) {
-            event k = {w->wake_t, ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wakes[0] : 0),
-                       0,         0,
-                       EV_WAKE,   0};
+            event k = {.t = w->wake_t,
+                       .key = ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wakes[0] : 0),
+                       .type = EV_WAKE};
             if (ce != NONE && (w->nwake == 0 || w->cl[ce].tend < k.t ||
                                (w->cl[ce].tend == k.t && w->cl[ce].kend < k.key)))
-                k = (event){w->cl[ce].tend, w->cl[ce].kend, ce, 0, EV_CLASS_END, 0};
+                k = (event){.t = w->cl[ce].tend, .key = w->cl[ce].kend, .id = ce, .type = EV_CLASS_END};
             if (!evq_next_before(&w->q, &k)) {
                 w->events++;
                 if (k.type == EV_CLASS_END) {

@@ -99,8 +99,7 @@ typedef struct {
     uint64_t key; /* class << 56 | rank, operation or posting order: ties in time resolve by class, then key */
     uint32_t id, ver;
     uint8_t type;
-    uint32_t
-        next; /* queue.c: the next event of its bucket (in the padding: an event is 32 bytes either way) */
+    uint32_t next; /* queue.c: the next in its bucket (in what was padding: still 32 bytes) */
 } event;
 
 /* The event queue (queue.c): a radix heap of events on their times' bits, and the instant that runs. */

@@ -60,16 +60,21 @@ static inline __attribute__((always_inline)) void rb_link(evq *q, uint32_t b, ui
     k->n++;
 }
 
+/* Event e into rb[0]'s array. */
+static inline gboolean z_add(evq *q, const event *e)
+{
+    if (q->nz == q->cap_z && !reserve_n((void **)&q->z, &q->cap_z, q->nz + 1, sizeof(event)))
+        return FALSE;
+    q->z[q->nz++] = *e;
+    return TRUE;
+}
+
 /* Event e into bucket b: rb[0]'s array, or a pool event linked into a list.  Inlined where it is called: as a
  * call, saving and restoring registers was a third of its instructions. */
 static inline __attribute__((always_inline)) gboolean rb_add(evq *q, uint32_t b, const event *e, uint64_t u)
 {
-    if (b == 0) {
-        if (q->nz == q->cap_z && !reserve_n((void **)&q->z, &q->cap_z, q->nz + 1, sizeof(event)))
-            return FALSE;
-        q->z[q->nz++] = *e;
-        return TRUE;
-    }
+    if (b == 0)
+        return z_add(q, e);
     uint32_t i = q->ndfree;
     if (i != NONE) {
         q->ndfree = q->nd[i].next;
@@ -118,12 +123,11 @@ static gboolean rb_settle(evq *q)
         uint32_t to = rb_index(u, q->last);
         if (to != 0) {
             rb_link(q, to, i, u);
-        } else {
-            if (q->nz == q->cap_z && !reserve_n((void **)&q->z, &q->cap_z, q->nz + 1, sizeof(event))) {
+        } else { /* at the new instant: to rb[0]'s array, and its pool event freed */
+            if (!z_add(q, &q->nd[i])) {
                 q->oom = TRUE;
                 return FALSE;
             }
-            q->z[q->nz++] = q->nd[i];
             q->nd[i].next = q->ndfree;
             q->ndfree = i;
         }

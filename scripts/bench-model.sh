@@ -69,7 +69,7 @@ trap 'rm -rf "$tmp"' EXIT
 missed=0
 FLAT=(--net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10)
 
-echo "# pact model bench on $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%M:%SZ), core $CPU"
+echo "# pact model bench on $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%M:%SZ), core $CPU, binary $PACT"
 rates=
 if [ $only = 0 ]; then
     bench_out=$(taskset -c "$CPU" "$PACT" model bench --seconds "$seconds")

@@ -38,7 +38,7 @@ colls=(allreduce reduce bcast alltoall allgather barrier reduce_scatter)
 # three invocations cover the process counts: one node, 2..32 nodes of 32, and the three others
 grids=("--nodes 1 --ppn 2,4,8,16,32" "--nodes 2,4,8,16,32 --ppn 32" "--nodes 3,6,24 --ppn 32")
 hgrids=("--nodes 1 --ppn 2,4,8,16,32" "--nodes 2,4,8 --ppn 32" "--nodes 3,6 --ppn 32")
-echo "# pact tune at scale on $(hostname), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), $(git rev-parse --short HEAD)"
+echo "# pact tune at scale on $(hostname), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), checkout $(git rev-parse --short HEAD), binary $PACT"
 
 # run SOURCE LIMIT GRID-ARRAY-NAME: one pact tune per collective and grid; prints a line each and the total
 run() {

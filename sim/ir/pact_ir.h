@@ -104,9 +104,9 @@ int pact_append_slow(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst,
 void pact_after_slow(pact_sched *s, int dep);
 
 /* The calls below inline their common case (no map, no error, room left, no fence), which is what building
- * costs at scale: 1024 ranks of ring allreduce append 5.2 million operations, and the calls were a tenth of
- * evaluating that schedule set once (results/reference/model-speed.md); the rest goes the whole way
- * (sched.c). */
+ * costs at scale: 1024 ranks of ring allreduce append 5.2 million operations, and the calls were an eighth of
+ * preparing and evaluating that schedule set once (results/reference/model-speed.md); the rest goes the
+ * whole way (sched.c). */
 static inline int pact_append(pact_sched *s, pact_op_kind kind, int peer, pact_slice dst, pact_slice src)
 {
     if (s->map || s->err != PACT_OK || s->nops >= s->cap_ops || s->fence >= 0)
@@ -151,6 +151,7 @@ static inline void pact_after(pact_sched *s, int dep)
     }
     pact_after_slow(s, dep);
 }
+
 void pact_set_tag(pact_sched *s, int tag);
 /* Appends a NOP that depends on every operation emitted so far that nothing depends on yet; every operation
  * appended afterwards depends on it.  Use it between the parts of a composition. */
