@@ -32,6 +32,11 @@ for b in "$old" "$new"; do
 done
 case $rounds in '' | *[!0-9]* | 0) echo "$0: -r $rounds: expected a positive number" >&2; exit 2 ;; esac
 case $cpu in '' | *[!0-9]*) echo "$0: -c $cpu: expected a core number" >&2; exit 2 ;; esac
+[ "$cpu" -lt "$(nproc)" ] || { echo "$0: -c $cpu: this machine has cores 0..$(($(nproc) - 1))" >&2; exit 2; }
+if [ -n "$out" ] && ! { : >"$out"; } 2>/dev/null; then
+    echo "$0: -o $out: cannot write there" >&2
+    exit 2
+fi
 
 # coll alg bytes shape skew: the skews 0.0086 s and 0.61 s are pact tune's for those cells (1.5 x the mean
 # no-delay d^ of the candidates), 1e-4 s is make bench-model's
