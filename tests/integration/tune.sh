@@ -215,6 +215,28 @@ tune_sim_shared() {
 check "tune --source sim: SimGrid once per schedule set, the rows of --exhaustive" tune_sim_shared sim
 check "tune --source hybrid:2: SimGrid on the K best, the table of --exhaustive" tune_sim_shared hybrid:2
 
+# hybrid's SimGrid runs arrive as --source sim's do: the skew of each size is the factor times the mean no-delay
+# time of every candidate (those outside the K best run without delay for it), so each row SimGrid ran is the
+# bytes of --source sim's row, whatever K is.  Basic linear and nonoverlapping are among no cell's 2 best here.
+tune_hybrid_skews() {
+    # shellcheck disable=SC2054 # commas inside flag values
+    local d="$TMP/tune-hyskew" g=(--platform generic32x32 --nodes 1 --ppn 8 --coll allreduce --sizes 1K,64K
+        --patterns no_delay,random --objective robust --target ompi --no-figures -q)
+    rm -rf "$d"
+    $PACT tune "${g[@]}" --source sim -o "$d/sim" >/dev/null || return 1
+    $PACT tune "${g[@]}" --source hybrid:2 -o "$d/hy" >/dev/null || return 1
+    local rs rh ran extra
+    rs=$(ls "$d"/sim/runs/smpi-*/results.csv) rh=$(ls "$d"/hy/runs/smpi-*/results.csv)
+    ran=$(grep -v ',pruned$' "$rh" | grep -vc '^platform,')
+    extra=$(grep -v ',pruned$' "$rh" | sort | comm -23 - <(sort "$rs") | wc -l)
+    echo "hybrid:2: $ran rows SimGrid ran, $extra not --source sim's"
+    if [ "$ran" -eq 0 ] || [ "$extra" -ne 0 ]; then
+        grep -v ',pruned$' "$rh" | sort | comm -23 - <(sort "$rs") | head -4
+        return 1
+    fi
+}
+check "tune --source hybrid:2: SimGrid's rows are --source sim's (the same skews)" tune_hybrid_skews
+
 # A SimGrid tuning killed mid-run resumes: no row lost or twice, and the table of an uninterrupted run.
 tune_resume() {
     local a="$TMP/tune-sim-a" b="$TMP/tune-sim-b" g=(--nodes 1 --ppn 4 --coll allreduce,bcast --sizes 8,4K,64K
