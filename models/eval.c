@@ -35,11 +35,9 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->wo,    w->heap,    w->comp,         w->heap_n, w->comp_n, w->done, w->seq,
-                 w->busy,  w->waiting, w->wake_pending, w->wakes,  w->exit,   w->spf,  w->rpf,
-                 w->ns,    w->nr,      w->rq_head,      w->sslot,  w->rslot,  w->fl,   w->cl,
-                 w->lk,    w->comp_l,  w->comp_c,       w->dirty,  w->lheap,  w->cend, w->rec,
-                 w->csort, w->lkey,    w->lbt,          w->chb,    w->ccsr};
+    void *p[] = {w->wo,    w->heap,  w->comp, w->rs,    w->wakes, w->exit,   w->spf,    w->rpf,
+                 w->nsr,   w->mslot, w->fl,   w->cl,    w->lk,    w->comp_l, w->comp_c, w->dirty,
+                 w->lheap, w->cend,  w->rec,  w->csort, w->lkey,  w->lbt,    w->chb,    w->ccsr};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -74,14 +72,9 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     }
     if (P > w->cap_P) {
         P += P / 2;
-        GROW(heap_n, P);
-        GROW(rq_head, P);
-        GROW(comp_n, P);
-        GROW(done, P);
-        GROW(seq, P);
-        GROW(busy, P);
-        GROW(waiting, P);
-        GROW(wake_pending, P);
+        free(w->rs); /* a cache line a rank, aligned; nothing in it outlives an evaluation */
+        w->rs = NULL;
+        ok = ok && posix_memalign((void **)&w->rs, sizeof(rstate), P * sizeof(rstate)) == 0;
         GROW(wakes, P);
         GROW(exit, P);
         GROW(spf, P);
@@ -91,15 +84,13 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     }
     if (s->nchan + 1 > w->cap_chan) {
         size_t c = s->nchan + 1;
-        GROW(ns, c);
-        GROW(nr, c);
+        GROW(nsr, 2 * c);
         if (ok)
             w->cap_chan = c;
     }
     if (s->nmsg + 1 > w->cap_msg) {
         size_t c = s->nmsg + 1;
-        GROW(sslot, c);
-        GROW(rslot, c);
+        GROW(mslot, c);
         if (ok)
             w->cap_msg = c;
     }
@@ -155,15 +146,35 @@ static void flow_free(pact_model_eval *w, uint32_t f)
 
 /* ---- ranks ---- */
 
-/* Per-rank ready operations in heap[base[r] ..] (eval_int.h, rq_push). */
+/* Per-rank ready operations (eval_int.h, rq_push): in rsm while they fit there in one ascending run, else in
+ * heap[base[r] ..]; either way the least comes first. */
 static inline void ready_push(sim_t *x, int r, uint32_t op)
 {
-    rq_push(x->w->heap + x->s->base[r], &x->w->heap_n[r], &x->w->rq_head[r], op);
+    pact_model_eval *w = x->w;
+    uint32_t *big = w->heap + x->s->base[r];
+    if (!w->rs[r].rq_big) {
+        uint32_t *v = w->rs[r].rsm, n = w->rs[r].heap_n, h = w->rs[r].rq_head;
+        if (n < RSM && (n == h || v[n - 1] < op)) {
+            v[n] = op;
+            w->rs[r].heap_n = n + 1;
+            return;
+        }
+        memcpy(big, v + h, (n - h) * sizeof(uint32_t));
+        w->rs[r].heap_n = n - h;
+        w->rs[r].rq_head = 0;
+        w->rs[r].rq_big = 1;
+    }
+    rq_push(big, &w->rs[r].heap_n, &w->rs[r].rq_head, op);
 }
 
 static inline uint32_t ready_pop(sim_t *x, int r)
 {
-    return rq_pop(x->w->heap + x->s->base[r], &x->w->heap_n[r], &x->w->rq_head[r]);
+    pact_model_eval *w = x->w;
+    if (!w->rs[r].rq_big)
+        return rq_pop(w->rs[r].rsm, &w->rs[r].heap_n, &w->rs[r].rq_head);
+    uint32_t op = rq_pop(w->heap + x->s->base[r], &w->rs[r].heap_n, &w->rs[r].rq_head);
+    w->rs[r].rq_big = w->rs[r].heap_n > 0;
+    return op;
 }
 
 /* How far ahead a rank's records are fetched.  Each rank walks its own operations in order, but the ranks
@@ -181,7 +192,7 @@ static inline void release(sim_t *x, int r, uint32_t op)
     uint32_t *wo = x->w->wo;
     const uint32_t b = s->base[r];
     const sop *o = &s->op[s->shb[r] + (op - b)];
-    x->w->done[r]++;
+    x->w->rs[r].done++;
     if (x->prefetch && op + PREFETCH < s->base[r + 1]) { /* its own: a rank of a few operations, nothing */
         __builtin_prefetch(o + PREFETCH);
         __builtin_prefetch(&wo[op + PREFETCH], 1);
@@ -199,10 +210,18 @@ static void request_done(sim_t *x, int r, uint32_t op, double t)
     pact_model_eval *w = x->w;
     if (w->recording)
         w->rec[op].end = t;
-    w->comp[x->s->base[r] + w->comp_n[r]++] = op;
-    if (w->waiting[r] && !w->wake_pending[r]) {
+    uint32_t n = w->rs[r].comp_n++;
+    if (n < CSM) {
+        w->rs[r].csm[n] = op;
+    } else {
+        uint32_t *c = w->comp + x->s->base[r];
+        if (n == CSM)
+            memcpy(c, w->rs[r].csm, sizeof w->rs[r].csm);
+        c[n] = op;
+    }
+    if (w->rs[r].waiting && !w->rs[r].wake_pending) {
         /* an EV_WAKE at t with key r; every pending one is at t (they run before time moves on) */
-        w->wake_pending[r] = 1;
+        w->rs[r].wake_pending = 1;
         pact_heap h = {w->wakes, w->nwake};
         pact_heap_push(&h, (uint32_t)r);
         w->nwake = (uint32_t)h.n;
@@ -308,27 +327,30 @@ static void post(sim_t *x, int r, uint32_t op, const sop *o, double now)
     const uint32_t c = s->chan[op];
     const schan *ch = &s->ch[c];
     const uint32_t slot = ch->slot;
-    w->wo[op] = w->seq[r]++;
+    w->wo[op] = w->rs[r].seq++;
     if (x->prefetch && op + PREFETCH / 2 < s->base[r + 1]) { /* the channel of an operation ahead */
         uint32_t c2 = s->chan[op + PREFETCH / 2];
         __builtin_prefetch(&s->ch[c2]);
-        __builtin_prefetch(&w->ns[c2], 1);
-        __builtin_prefetch(&w->nr[c2], 1);
+        __builtin_prefetch(&w->nsr[2 * c2], 1);
     }
     if (w->recording)
         w->rec[op].start = now;
+    /* the k-th send and the k-th receive of a channel match: slot k holds the one posted first, for the other
+     * to find */
     if (SOP_KIND(o) == PACT_OP_SEND) {
-        uint32_t k = w->ns[c]++;
-        w->sslot[slot + k] = op;
+        uint32_t k = w->nsr[2 * c]++;
         if (s->bval[SOP_BIDX(o)] < x->m->eager_limit)
             request_done(x, r, op, now);
-        if (w->nr[c] > k)
-            match(x, op, w->rslot[slot + k], ch, now);
+        if (w->nsr[2 * c + 1] > k)
+            match(x, op, w->mslot[slot + k], ch, now);
+        else
+            w->mslot[slot + k] = op;
     } else {
-        uint32_t k = w->nr[c]++;
-        w->rslot[slot + k] = op;
-        if (w->ns[c] > k)
-            match(x, w->sslot[slot + k], op, ch, now);
+        uint32_t k = w->nsr[2 * c + 1]++;
+        if (w->nsr[2 * c] > k)
+            match(x, w->mslot[slot + k], op, ch, now);
+        else
+            w->mslot[slot + k] = op;
     }
 }
 
@@ -350,8 +372,8 @@ static double local_cost(const sim_t *x, const sop *o)
 static void collect(sim_t *x, int r)
 {
     pact_model_eval *w = x->w;
-    uint32_t *c = w->comp + x->s->base[r];
-    uint32_t n = w->comp_n[r];
+    uint32_t n = w->rs[r].comp_n;
+    uint32_t *c = n <= CSM ? w->rs[r].csm : w->comp + x->s->base[r];
     if (n < 64 || !reserve_n((void **)&w->csort, &w->cap_csort, 2 * (size_t)n, sizeof(uint64_t))) {
         for (uint32_t i = 1; i < n; i++) {
             uint32_t v = c[i], j = i;
@@ -382,7 +404,7 @@ static void collect(sim_t *x, int r)
         for (uint32_t i = 0; i < n; i++)
             c[i] = (uint32_t)a[i];
     }
-    w->comp_n[r] = 0;
+    w->rs[r].comp_n = 0;
     for (uint32_t i = 0; i < n; i++)
         release(x, r, c[i]);
 }
@@ -394,7 +416,7 @@ static void advance(sim_t *x, int r, double now)
     const pact_model_sched *s = x->s;
     const uint32_t nops = s->base[r + 1] - s->base[r];
     for (;;) {
-        while (w->heap_n[r] > 0) {
+        while (w->rs[r].heap_n > 0) {
             uint32_t op = ready_pop(x, r);
             const sop *o = op_rec(s, r, op);
             uint8_t k = SOP_KIND(o);
@@ -406,19 +428,19 @@ static void advance(sim_t *x, int r, double now)
             if (w->recording)
                 w->rec[op] = (pact_model_op_time){now, now + (cost > 0 ? cost : 0), NONE};
             if (cost > 0) {
-                w->busy[r] = (int32_t)op;
+                w->rs[r].busy = (int32_t)op;
                 if (!ev_push(w, now + cost, EV_RESUME, (uint32_t)r, 0, (uint64_t)r))
                     x->oom = TRUE;
                 return;
             }
             release(x, r, op);
         }
-        if (w->done[r] == nops) {
+        if (w->rs[r].done == nops) {
             w->exit[r] = now;
             return;
         }
-        if (w->comp_n[r] == 0) {
-            w->waiting[r] = 1;
+        if (w->rs[r].comp_n == 0) {
+            w->rs[r].waiting = 1;
             return;
         }
         collect(x, r);
@@ -528,14 +550,9 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     if (w->recording)
         for (size_t i = 0; i < s->n; i++)
             w->rec[i] = (pact_model_op_time){NAN, NAN, NONE};
-    memset(w->ns, 0, s->nchan * sizeof(uint32_t));
-    memset(w->nr, 0, s->nchan * sizeof(uint32_t));
+    memset(w->nsr, 0, 2 * s->nchan * sizeof(uint32_t));
     size_t Pz = (size_t)P;
-    memset(w->comp_n, 0, Pz * sizeof(uint32_t));
-    memset(w->done, 0, Pz * sizeof(uint32_t));
-    memset(w->seq, 0, Pz * sizeof(uint32_t));
-    memset(w->waiting, 0, Pz);
-    memset(w->wake_pending, 0, Pz);
+    memset(w->rs, 0, Pz * sizeof(rstate));
     w->nwake = 0;
     /* the shared links: the routes', or each node's up (2n) and down (2n+1) link of one switch */
     const uint32_t L = x.rt ? pact_model_routes_links(x.rt) : 2u * (uint32_t)P;
@@ -570,15 +587,18 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         amin = fmin(amin, a);
         amax = fmax(amax, a);
         w->spf[r] = w->rpf[r] = a;
-        w->busy[r] = -1;
+        w->rs[r].busy = -1;
         /* each operation's dependencies; those with none, ascending: already a heap */
         const uint16_t *pd = s->pend0 + s->shb[r];
         uint32_t k = 0, *h = w->heap + s->base[r];
         for (uint32_t op = s->base[r], i = 0; op < s->base[r + 1]; op++, i++)
             if ((w->wo[op] = pd[i]) == 0)
                 h[k++] = op;
-        w->heap_n[r] = k;
-        w->rq_head[r] = 0;
+        w->rs[r].heap_n = k;
+        w->rs[r].rq_head = 0;
+        w->rs[r].rq_big = k > RSM;
+        if (k <= RSM)
+            memcpy(w->rs[r].rsm, h, k * sizeof(uint32_t));
         w->exit[r] = a;
         if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
             x.oom = TRUE;
@@ -603,8 +623,8 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
                 pact_heap h = {w->wakes, w->nwake};
                 int r = (int)pact_heap_pop(&h);
                 w->nwake = (uint32_t)h.n;
-                w->wake_pending[r] = 0;
-                w->waiting[r] = 0;
+                w->rs[r].wake_pending = 0;
+                w->rs[r].waiting = 0;
                 advance(&x, r, k.t);
                 continue;
             }
@@ -620,8 +640,8 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             break;
         case EV_RESUME: {
             int r = (int)e.id;
-            uint32_t op = (uint32_t)w->busy[r];
-            w->busy[r] = -1;
+            uint32_t op = (uint32_t)w->rs[r].busy;
+            w->rs[r].busy = -1;
             release(&x, r, op);
             advance(&x, r, now);
             break;
@@ -668,10 +688,10 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     double emax = -INFINITY;
     for (int r = 0; r < P; r++) {
         uint32_t nops = s->base[r + 1] - s->base[r];
-        if (w->done[r] != nops) {
+        if (w->rs[r].done != nops) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
-                        "model: the schedules deadlock: rank %d completed %u of %u operations", r, w->done[r],
-                        nops);
+                        "model: the schedules deadlock: rank %d completed %u of %u operations", r,
+                        w->rs[r].done, nops);
             return FALSE;
         }
         emax = fmax(emax, w->exit[r]);
@@ -748,8 +768,7 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
         return FALSE;
     }
     const int P = s->P;
-    memset(w->ns, 0, s->nchan * sizeof(uint32_t));
-    memset(w->nr, 0, s->nchan * sizeof(uint32_t));
+    memset(w->nsr, 0, 2 * s->nchan * sizeof(uint32_t));
     for (size_t c = 0; c < s->nchan; c++)
         w->chb[c] = INFINITY;
     bound_t b = {&x, w->comp, w->heap, 0, 0, -INFINITY};
@@ -803,20 +822,22 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
         uint32_t snd, rcv;
         if (k == PACT_OP_SEND) {
             snd = op;
-            w->ns[c] = 1;
-            w->sslot[slot] = op;
+            w->nsr[2 * c] = 1;
             if (s->bval[SOP_BIDX(o)] < prm->eager_limit)
                 bound_end(&b, r, op); /* ends when posted: lbt[op] stays its start */
-            if (!w->nr[c])
+            if (!w->nsr[2 * c + 1]) {
+                w->mslot[slot] = op; /* for the receive */
                 continue;
-            rcv = w->rslot[slot];
+            }
+            rcv = w->mslot[slot];
         } else {
             rcv = op;
-            w->nr[c] = 1;
-            w->rslot[slot] = op;
-            if (!w->ns[c])
+            w->nsr[2 * c + 1] = 1;
+            if (!w->nsr[2 * c]) {
+                w->mslot[slot] = op;
                 continue;
-            snd = w->sslot[slot];
+            }
+            snd = w->mslot[slot];
         }
         const double bytes = op_bytes(s, ch->src, snd);
         const double end = fmax(w->lbt[snd], w->lbt[rcv]) + min_transfer(&x, ch->src, ch->dst, bytes);

@@ -199,25 +199,39 @@ typedef struct {
     uint64_t kend;
 } fclass;
 
+/* A rank's state, one cache line: what an event of the rank reads and writes of it.  At 1024 ranks the events
+ * hop from rank to rank, and a field in an array of P, or in a region of its rank's operations, was a line
+ * of its own to fetch at each event (the first ready operation and the first completed request of each rank
+ * lay 20 KB apart in ring allreduce).  A rank's ready operations live in rsm while they are one ascending run
+ * of RSM at most, else in heap[base[r] ..] (rq_big); its completed requests in csm while CSM at most, else
+ * in comp[base[r] ..] (eval.c). */
+#define CSM 4
+#define RSM 4
+typedef struct {
+    uint32_t heap_n, rq_head; /* rq_push below: the ready operations sorted in v[rq_head .. heap_n), or
+                               * RQ_HEAP: a heap in v[0 .. heap_n) */
+    uint32_t comp_n, done, seq;
+    int32_t busy;
+    uint8_t waiting, wake_pending, rq_big;
+    uint32_t csm[CSM], rsm[RSM];
+} __attribute__((aligned(64))) rstate;
+_Static_assert(sizeof(rstate) == 64, "a rank's state is one cache line");
+
 struct pact_model_eval {
     size_t cap_n, cap_P, cap_chan, cap_msg, cap_fl, cap_cl, cap_links;
     /* per operation: its dependencies not yet completed until it is ready; then, for a send or a receive,
      * its posting order on its rank (no operation needs both at once) */
     uint32_t *wo;
     uint32_t *heap, *comp;
-    /* per rank */
-    uint32_t *heap_n, *comp_n, *done, *seq;
-    uint32_t *rq_head; /* rq_push below: a rank's ready operations sorted in heap[rq_head .. heap_n), or
-                        * RQ_HEAP: a heap in heap[0 .. heap_n) */
+    rstate *rs;      /* per rank */
     uint64_t *csort; /* collect's radix sort: twice the completed requests of a rank */
     size_t cap_csort;
-    int32_t *busy;
-    uint8_t *waiting, *wake_pending;
     uint32_t *wakes, nwake; /* ranks woken at wake_t, a min-heap: the EV_WAKE events, outside the queue */
     double wake_t;
     double *exit, *spf, *rpf;
     /* channels and messages */
-    uint32_t *ns, *nr, *sslot, *rslot;
+    uint32_t *nsr;   /* per channel c: sends posted nsr[2c], receives posted nsr[2c+1] */
+    uint32_t *mslot; /* per message (a channel's slots): the send or the receive posted first */
     /* flows in flight: a pool with a free list */
     flow *fl;
     uint32_t nfl, ffree, fseq;
