@@ -35,9 +35,9 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->wo,    w->heap,  w->comp, w->rs,    w->wakes, w->exit,   w->spf,    w->rpf,
-                 w->nsr,   w->mslot, w->fl,   w->cl,    w->lk,    w->comp_l, w->comp_c, w->dirty,
-                 w->lheap, w->cend,  w->rec,  w->csort, w->lkey,  w->lbt,    w->chb,    w->ccsr};
+    void *p[] = {w->wo,    w->heap,  w->comp, w->rs,  w->wakes,  w->exit,   w->spf,   w->rpf,   w->nsr,
+                 w->mslot, w->fl,    w->cl,   w->lk,  w->comp_l, w->comp_c, w->dirty, w->lheap, w->cend,
+                 w->rec,   w->csort, w->lkey, w->lbt, w->chb,    w->ccsr,   w->pstart};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -106,6 +106,7 @@ static gboolean reserve_links(pact_model_eval *w, uint32_t links)
         GROW(lk, c);
         GROW(comp_l, c);
         GROW(lheap, c);
+        GROW(pstart, c);
         GROW(lkey, c);
         GROW(dirty, c);
         if (ok)

@@ -245,6 +245,7 @@ struct pact_model_eval {
     uint32_t nlinks;
     slink *lk;
     uint32_t *comp_l, *comp_c, *dirty, *lheap;
+    uint32_t *pstart; /* links.c, fill_parts: where each component starts in comp_l */
     double *lkey;
     uint32_t ndirty;
     uint8_t share_pending;

@@ -416,18 +416,18 @@ static inline void apply_one(sim_t *x, uint32_t ci, double r, double now)
     }
 }
 
-/* Progressive filling over the links comp_l[0..nl), whose capacity left (cap), unfixed weight (w) and unfixed
+/* Progressive filling over the links ls[0..nl), whose capacity left (cap), unfixed weight (w) and unfixed
  * flows (fix) are set: the most constrained link fixes every unfixed class through it (fixed == 0) at its
  * level times the class's weight, as SimGrid's LMM solver does; links equally constrained go in order of
  * their index.  Each class fixed gets that link in bn (its bottleneck: saturated, and no flow on it gets more
  * per unit of weight) and its rate: at once (direct, apply_one), or in nrate.  With weight 1 (one switch) the
  * unfixed weight on a link is its count of unfixed flows, exactly. */
-static void fill_run(sim_t *x, uint32_t nl, int direct, const uint32_t *csr, double now)
+static void fill_run(sim_t *x, const uint32_t *ls, uint32_t nl, int direct, const uint32_t *csr, double now)
 {
     pact_model_eval *w = x->w;
     uint32_t hn = 0;
     for (uint32_t k = 0; k < nl; k++) {
-        uint32_t l = w->comp_l[k];
+        uint32_t l = ls[k];
         if (w->lk[l].fix > 0) {
             w->lk[l].key = w->lkey[hn] = w->lk[l].cap / w->lk[l].w;
             lk_set(w, hn++, l);
@@ -526,7 +526,51 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, int check, const uint32_t *
         for (uint32_t i = 0; i < c->nl; i++)
             w->lk[c->e[i].l].w += c->iw * c->n;
     }
-    fill_run(x, nl, !check, csr, now);
+    fill_run(x, w->comp_l, nl, !check, csr, now);
+}
+
+/* fill_run over share_local's links comp_l[0..nl), component by component where they are more than one scan
+ * takes: the components that the classes being filled (mark st) connect are independent, and each is filled
+ * as among all of them (its links fix its classes in the same order of key and index, and nothing else
+ * touches them), where one heap of every link (two million at 2^20 ranks in lockstep) paid log(links) at
+ * each step.  comp_l is regrouped by component (the order in which the links come does not matter: ties go
+ * by index). */
+static void fill_parts(sim_t *x, uint32_t nl, uint32_t st, double now)
+{
+    pact_model_eval *w = x->w;
+    if (nl <= x->fill_scan) {
+        fill_run(x, w->comp_l, nl, 0, NULL, now);
+        return;
+    }
+    uint32_t *seed = w->lheap, np = 0, out = 0; /* lheap is fill_run's, free until it runs */
+    memcpy(seed, w->comp_l, nl * sizeof(uint32_t));
+    for (uint32_t k = 0; k < nl; k++)
+        w->lk[seed[k]].hpos = NONE; /* unvisited (hpos is fill_run's too) */
+    for (uint32_t i = 0; i < nl; i++) {
+        if (w->lk[seed[i]].hpos != NONE)
+            continue;
+        w->pstart[np++] = out;
+        w->lk[seed[i]].hpos = 0;
+        w->comp_l[out++] = seed[i];
+        for (uint32_t q = out - 1; q < out; q++) /* breadth first; comp_l grows as it goes */
+            for (uint32_t e = w->lk[w->comp_l[q]].head; e != NONE;) {
+                const fclass *c = &w->cl[ENTRY_CLASS(e)];
+                e = c->e[ENTRY_POS(e)].next;
+                if (c->mark != st)
+                    continue;
+                for (uint32_t k = 0; k < c->nl; k++) {
+                    uint32_t o = c->e[k].l;
+                    if (w->lk[o].hpos == NONE) {
+                        w->lk[o].hpos = 0;
+                        w->comp_l[out++] = o;
+                    }
+                }
+            }
+    }
+    for (uint32_t j = 0; j < np; j++) {
+        uint32_t a = w->pstart[j], b = j + 1 < np ? w->pstart[j + 1] : out;
+        fill_run(x, w->comp_l + a, b - a, 0, NULL, now);
+    }
 }
 
 /* A new mark for links and classes (0 after a wrap clears the old ones). */
@@ -638,7 +682,7 @@ static int share_local(sim_t *x, double now)
             if (L->fix > 0 && !(L->cap > 0)) /* rounding left nothing for A: let the whole sharing say */
                 return 0;
         }
-        fill_run(x, nl, 0, NULL, now);
+        fill_parts(x, nl, st, now);
         /* every flow has a bottleneck; those that have none go to comp_c[nc ..) (fixed = 3) */
         uint32_t np = 0;
         for (uint32_t k = 0; k < nc; k++) {

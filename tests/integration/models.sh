@@ -286,9 +286,16 @@ model_fill_ways() {
             [ "$(wc -l <"$TMP/fill-d-$P.csv")" -eq 3 ] && cmp "$TMP/fill-d-$P.csv" "$TMP/fill-0-$P.csv" &&
             cmp "$TMP/fill-d-$P.csv" "$TMP/fill-s-$P.csv" || return 1
     done
+    # lockstep on 512 nodes: a local sharing of 1,024 links in 512 components of 2 links, filled one
+    # component at a time (links.c, fill_parts), the bytes of one scan over all of them
+    local lock=(--coll allreduce --alg recursive_doubling,rabenseifner -m 64K -P 512 --net shared --alpha 2e-6
+        --beta 8e-10 --gamma 2e-10 --format csv)
+    PACT_MODEL_SHARE_LOCAL=1 $PACT model predict "${lock[@]}" >"$TMP/fill-l-d.csv" &&
+        PACT_MODEL_SHARE_LOCAL=1 PACT_MODEL_FILL_SCAN=100000 $PACT model predict "${lock[@]}" >"$TMP/fill-l-s.csv" &&
+        [ "$(grep -c ',ok$' "$TMP/fill-l-d.csv")" -eq 2 ] && cmp "$TMP/fill-l-d.csv" "$TMP/fill-l-s.csv" || return 1
     bad_model_env PACT_MODEL_FILL_SCAN=lots "PACT_MODEL_FILL_SCAN=lots: not a number"
 }
-check "model engine: sharing by scan and by heap, the same answers (routed, 256 ranks, 160 nodes)" model_fill_ways
+check "model engine: sharing by scan and by heap, the same answers (routed, 256 ranks, 160 nodes, 512 in lockstep)" model_fill_ways
 
 # The local sharing (models/links.c, share_local: the classes through the links an instant touched are shared
 # again over their own links, the others keeping their rates, where the result passes the max-min check).
