@@ -288,6 +288,7 @@ model_fill_ways() {
     done
     # lockstep on 512 nodes: a local sharing of 1,024 links in 512 components of 2 links, filled one
     # component at a time (links.c, fill_parts), the bytes of one scan over all of them
+    # shellcheck disable=SC2054 # commas inside flag values
     local lock=(--coll allreduce --alg recursive_doubling,rabenseifner -m 64K -P 512 --net shared --alpha 2e-6
         --beta 8e-10 --gamma 2e-10 --format csv)
     PACT_MODEL_SHARE_LOCAL=1 $PACT model predict "${lock[@]}" >"$TMP/fill-l-d.csv" &&
