@@ -35,9 +35,10 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->wo,    w->heap,  w->comp, w->rs,  w->wakes,  w->exit,   w->spf,   w->rpf,   w->nsr,
-                 w->mslot, w->fl,    w->cl,   w->lk,  w->comp_l, w->comp_c, w->dirty, w->lheap, w->cend,
-                 w->rec,   w->csort, w->lkey, w->lbt, w->chb,    w->ccsr,   w->pstart};
+    void *p[] = {w->cfix,  w->chpos, w->cunfixed, w->wo,     w->heap,  w->comp,  w->rs,
+                 w->wakes, w->exit,  w->spf,      w->rpf,    w->nsr,   w->mslot, w->fl,
+                 w->cl,    w->lk,    w->comp_l,   w->comp_c, w->dirty, w->lheap, w->cend,
+                 w->rec,   w->csort, w->lkey,     w->lbt,    w->chb,   w->ccsr,  w->pstart};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -606,19 +607,18 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     }
     while ((w->q.n > 0 || w->nwake > 0 || w->ncend > 0) && !x.oom) {
         /* the first pending wake or class end, if it comes before the queue's first event */
-        uint32_t ce = pact_ev_class_next(w);
-        if (w->nwake > 0 || ce != NONE) {
+        const ce_ent *ce = pact_ev_class_next(w);
+        if (w->nwake > 0 || ce) {
             event k = {.t = w->wake_t,
                        .key = ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wakes[0] : 0),
                        .type = EV_WAKE};
-            if (ce != NONE && (w->nwake == 0 || w->cl[ce].tend < k.t ||
-                               (w->cl[ce].tend == k.t && w->cl[ce].kend < k.key)))
-                k = (event){.t = w->cl[ce].tend, .key = w->cl[ce].kend, .id = ce, .type = EV_CLASS_END};
+            if (ce && (w->nwake == 0 || ce->t < k.t || (ce->t == k.t && ce->k < k.key)))
+                k = (event){.t = ce->t, .key = ce->k, .id = ce->c, .type = EV_CLASS_END};
             if (!evq_next_before(&w->q, &k)) {
                 w->events++;
                 if (k.type == EV_CLASS_END) {
                     pact_ev_class_pop(w);
-                    pact_ev_class_end(&x, ce, k.t);
+                    pact_ev_class_end(&x, k.id, k.t);
                     continue;
                 }
                 pact_heap h = {w->wakes, w->nwake};

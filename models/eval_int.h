@@ -174,30 +174,41 @@ typedef struct {
     uint32_t next, prev; /* the entries before and after on its list */
 } class_link;
 
+/* A class of flows: three cache lines, aligned (links.c allocates them so), what a sharing reads of it first
+ * in the first, with its first two links (all a class of one switch has): a sharing walks the lists of
+ * classes on each link it touches, and where those fields lay across the lines of a 208-byte record, each
+ * class it passed cost two or three loads from the cache behind L1.  Apart from it: whether a sharing has
+ * fixed it (pact_model_eval.cfix), and its end in the heap of class ends (ce_ent). */
 typedef struct {
-    /* what every step reads, first: with the first two links, two cache lines on one switch */
-    uint32_t n;    /* flows */
-    uint32_t root; /* heap of its flows by (target, seq) that joined behind a larger target */
+    uint32_t n; /* flows */
+    uint32_t mark;
+    uint32_t bn;          /* the link that fixed its rate (links.c: fill_run) */
+    uint8_t nl;           /* links */
+    uint8_t where;        /* its next end: not scheduled (0), an event in the queue (1), in the heap (2) */
+    uint8_t moved;        /* its first flow changed since its end was scheduled */
+    double rate, V, last; /* rate per flow */
+    class_link e[PACT_ROUTE_MAX];
+    double iw;     /* each flow's weight (1 on one switch) */
+    double nrate;  /* while sharing: its new rate */
+    uint32_t frcv; /* its first flow's receive and target, copied from the flow where it changes: a
+                    * sharing that moves a class's end reads no flow (linear alltoall: 22 million
+                    * ends moved, each flow's record apart in a pool of a million) */
+    double ftarget;
+    uint32_t root;   /* heap of its flows by (target, seq) that joined behind a larger target */
     uint32_t qh, qt; /* queue of the others, in order of (target, seq): flows that join with the largest
                       * target so far (equal sizes, as V only grows) go to its end in O(1) */
-    uint32_t nl;   /* links */
-    uint32_t mark;
-    uint32_t ver;         /* of its EV_CLASS_END in the queue: bumped when that event is void */
-    uint32_t hpos;        /* in the heap of class ends, or NONE */
-    uint8_t where;        /* its next end: not scheduled (0), an event in the queue (1), in the heap (2) */
-    uint8_t fixed, moved; /* moved: its first flow changed since its end was scheduled */
-    double iw;            /* each flow's weight (1 on one switch) */
-    double rate, V, last; /* rate per flow */
-    double nrate;         /* while sharing: its new rate */
-    uint32_t bn;          /* the link that fixed its rate (links.c: fill_run) */
-    uint32_t frcv;        /* its first flow's receive and target, copied from the flow where it changes: a
-                           * sharing that moves a class's end reads no flow (linear alltoall: 22 million
-                           * ends moved, each flow's record apart in a pool of a million) */
-    double ftarget;
-    class_link e[PACT_ROUTE_MAX];
-    double tend; /* in the heap: its next end, when its first flow is served, and its key (the flow's receive) */
-    uint64_t kend;
-} fclass;
+    uint32_t ver;    /* of its EV_CLASS_END in the queue: bumped when that event is void */
+} __attribute__((aligned(64))) fclass;
+_Static_assert(__builtin_offsetof(fclass, e) + 2 * sizeof(class_link) <= 64,
+               "a class's first two links share its first cache line");
+
+/* An entry of the heap of class ends: class c's next end, when its first flow is served, and its key (that
+ * flow's receive). */
+typedef struct {
+    double t;
+    uint64_t k;
+    uint32_t c;
+} ce_ent;
 
 /* A rank's state, one cache line: what an event of the rank reads and writes of it.  At 1024 ranks the events
  * hop from rank to rank, and a field in an array of P, or in a region of its rank's operations, was a line
@@ -239,9 +250,14 @@ struct pact_model_eval {
      * each (an entry list), its flows and classes, its capacity; while sharing: capacity left, unfixed flows
      * and their weight, and capacity left per unit of weight.  Classes in a pool. */
     fclass *cl;
+    uint8_t *cfix; /* per class, while sharing: fixed (1), and share_local's 2 (checked) and 3 (to join): a
+                    * byte apart from the class's record, which a fill that passes a class already fixed (each
+                    * class lies on two links) would otherwise load */
+    uint32_t *cunfixed; /* links.c, fill_run: a link's classes not fixed yet */
     uint32_t ncl, cfree;
-    uint32_t *cend, ncend; /* classes whose end moved since it was scheduled: a heap on (tend, kend), one entry
-                            * per class, moved in place (as events in the queue, stale ends piled up) */
+    ce_ent *cend; /* classes whose end moved since it was scheduled: a heap on (t, k), one entry per class,
+                   * moved in place (as events in the queue, stale ends piled up) */
+    uint32_t ncend, *chpos; /* its entries; per class, its position in it, or NONE */
     uint32_t nlinks;
     slink *lk;
     uint32_t *comp_l, *comp_c, *dirty, *lheap;
@@ -402,10 +418,10 @@ int pact_ev_flow_links(const sim_t *x, int a, int b, uint32_t *l, double *lat, d
 void pact_ev_flow_start(sim_t *x, uint32_t f, double now);
 void pact_ev_class_end(sim_t *x, uint32_t c, double now);
 void pact_ev_share(sim_t *x, double now);
-/* the first scheduled class end (NONE: none), and its removal */
-static inline uint32_t pact_ev_class_next(const pact_model_eval *w)
+/* the first scheduled class end (NULL: none), and its removal */
+static inline const ce_ent *pact_ev_class_next(const pact_model_eval *w)
 {
-    return w->ncend ? w->cend[0] : NONE;
+    return w->ncend ? &w->cend[0] : NULL;
 }
 void pact_ev_class_pop(pact_model_eval *w);
 

@@ -83,43 +83,47 @@ static void mark_dirty(sim_t *x, uint32_t l, double now)
 
 /* ---- the heap of class ends ---- */
 
-static inline int ce_before(const pact_model_eval *w, uint32_t a, uint32_t b)
+/* Entries hold their class's end and key (ce_ent), and each class its position apart (chpos): sifting
+ * compares and moves entries of one array, where comparing two classes read each one's record (992 records of
+ * 208 bytes in linear alltoall: a load from the cache behind L1 per comparison, a seventh of the cell's
+ * misses in cachegrind). */
+static inline int ce_before(const ce_ent *x, const ce_ent *y)
 {
-    const fclass *x = &w->cl[a], *y = &w->cl[b];
-    return x->tend < y->tend || (x->tend == y->tend && x->kend < y->kend);
+    return x->t < y->t || (x->t == y->t && x->k < y->k);
 }
 
-static inline void ce_set(pact_model_eval *w, uint32_t i, uint32_t c)
+static inline void ce_set(pact_model_eval *w, uint32_t i, const ce_ent *e)
 {
-    w->cend[i] = c;
-    w->cl[c].hpos = i;
+    w->cend[i] = *e;
+    w->chpos[e->c] = i;
 }
 
 static void ce_up(pact_model_eval *w, uint32_t i)
 {
-    uint32_t c = w->cend[i];
-    while (i > 0 && ce_before(w, c, w->cend[(i - 1) / 2])) {
-        ce_set(w, i, w->cend[(i - 1) / 2]);
+    ce_ent e = w->cend[i];
+    while (i > 0 && ce_before(&e, &w->cend[(i - 1) / 2])) {
+        ce_set(w, i, &w->cend[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    ce_set(w, i, c);
+    ce_set(w, i, &e);
 }
 
 static void ce_down(pact_model_eval *w, uint32_t i)
 {
-    uint32_t c = w->cend[i], n = w->ncend;
+    ce_ent e = w->cend[i];
+    uint32_t n = w->ncend;
     for (;;) {
         uint32_t k = 2 * i + 1;
         if (k >= n)
             break;
-        if (k + 1 < n && ce_before(w, w->cend[k + 1], w->cend[k]))
+        if (k + 1 < n && ce_before(&w->cend[k + 1], &w->cend[k]))
             k++;
-        if (!ce_before(w, w->cend[k], c))
+        if (!ce_before(&w->cend[k], &e))
             break;
-        ce_set(w, i, w->cend[k]);
+        ce_set(w, i, &w->cend[k]);
         i = k;
     }
-    ce_set(w, i, c);
+    ce_set(w, i, &e);
 }
 
 /* Class c ends at t (its first flow, receive rcv): scheduled as an event in the queue, which is cheap where
@@ -133,31 +137,48 @@ static gboolean ce_schedule(pact_model_eval *w, uint32_t c, double t, uint32_t r
         k->where = 1;
         return ev_push(w, t, EV_CLASS_END, c, k->ver, rcv);
     }
+    uint32_t i;
     if (k->where == 1) { /* its event in the queue is void from now on */
         k->ver++;
         k->where = 2;
-        k->hpos = w->ncend++;
-        w->cend[k->hpos] = c;
+        i = w->ncend++;
+        w->cend[i].c = c;
+        w->chpos[c] = i;
+    } else {
+        i = w->chpos[c];
     }
-    k->tend = t;
-    k->kend = ((uint64_t)ev_class[EV_CLASS_END] << 56) | rcv;
-    ce_up(w, k->hpos);
-    ce_down(w, k->hpos);
+    w->cend[i].t = t;
+    w->cend[i].k = ((uint64_t)ev_class[EV_CLASS_END] << 56) | rcv;
+    ce_up(w, i);
+    ce_down(w, w->chpos[c]);
     return TRUE;
 }
 
 void pact_ev_class_pop(pact_model_eval *w)
 {
-    uint32_t c = w->cend[0];
-    w->cl[c].hpos = NONE;
+    uint32_t c = w->cend[0].c;
+    w->chpos[c] = NONE;
     w->cl[c].where = 0;
     if (--w->ncend > 0) {
-        ce_set(w, 0, w->cend[w->ncend]);
+        ce_set(w, 0, &w->cend[w->ncend]);
         ce_down(w, 0);
     }
 }
 
 /* ---- classes ---- */
+
+/* *p (n0 elements of `elem` bytes, aligned to 64) grown to n, aligned alike (realloc keeps 16). */
+static gboolean grow_aligned(void **p, size_t n0, size_t n, size_t elem)
+{
+    void *q;
+    if (posix_memalign(&q, 64, n * elem) != 0)
+        return FALSE;
+    if (*p)
+        memcpy(q, *p, n0 * elem);
+    free(*p);
+    *p = q;
+    return TRUE;
+}
 
 /* The class of flows along links l[0..n) with weight iw, created if none is in flight. */
 static uint32_t class_get(sim_t *x, const uint32_t *l, uint32_t n, double iw, double now)
@@ -182,8 +203,11 @@ static uint32_t class_get(sim_t *x, const uint32_t *l, uint32_t n, double iw, do
     } else {
         if (w->ncl == w->cap_cl) {
             size_t m = w->cap_cl ? 2 * w->cap_cl : 256;
-            if (ENTRY(m, 0) >= NONE || !grow((void **)&w->cl, m, sizeof(fclass)) ||
-                !grow((void **)&w->comp_c, m, sizeof(uint32_t)) || !grow((void **)&w->cend, m, sizeof(uint32_t))) {
+            if (ENTRY(m, 0) >= NONE || !grow_aligned((void **)&w->cl, w->cap_cl, m, sizeof(fclass)) ||
+                !grow((void **)&w->comp_c, m, sizeof(uint32_t)) ||
+                !grow((void **)&w->cend, m, sizeof(ce_ent)) || !grow((void **)&w->cfix, m, 1) ||
+                !grow((void **)&w->chpos, m, sizeof(uint32_t)) ||
+                !grow((void **)&w->cunfixed, m, sizeof(uint32_t))) {
                 x->oom = TRUE;
                 return NONE;
             }
@@ -201,9 +225,9 @@ static uint32_t class_get(sim_t *x, const uint32_t *l, uint32_t n, double iw, do
     k->rate = 0;
     k->V = 0;
     k->last = now;
-    k->fixed = 0;
+    w->cfix[c] = 0;
     k->moved = 0;
-    k->hpos = NONE;
+    w->chpos[c] = NONE;
     k->where = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t h = w->lk[l[i]].head;
@@ -416,30 +440,73 @@ static inline void apply_one(sim_t *x, uint32_t ci, double r, double now)
     }
 }
 
+/* The position of the least key of lkey[0..n), the first of equal ones (positions in order of link: the
+ * least link of that key): the least by four running minima (independent, where one waited on each
+ * comparison before the next), then the first position holding it. */
+static inline uint32_t scan_least(const double *key, uint32_t n)
+{
+    double m0 = INFINITY, m1 = INFINITY, m2 = INFINITY, m3 = INFINITY;
+    uint32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        m0 = key[i] < m0 ? key[i] : m0;
+        m1 = key[i + 1] < m1 ? key[i + 1] : m1;
+        m2 = key[i + 2] < m2 ? key[i + 2] : m2;
+        m3 = key[i + 3] < m3 ? key[i + 3] : m3;
+    }
+    for (; i < n; i++)
+        m0 = key[i] < m0 ? key[i] : m0;
+    m0 = m1 < m0 ? m1 : m0;
+    m2 = m3 < m2 ? m3 : m2;
+    double m = m2 < m0 ? m2 : m0;
+    i = 0;
+    while (key[i] != m)
+        i++;
+    return i;
+}
+
 /* Progressive filling over the links ls[0..nl), whose capacity left (cap), unfixed weight (w) and unfixed
- * flows (fix) are set: the most constrained link fixes every unfixed class through it (fixed == 0) at its
- * level times the class's weight, as SimGrid's LMM solver does; links equally constrained go in order of
- * their index.  Each class fixed gets that link in bn (its bottleneck: saturated, and no flow on it gets more
- * per unit of weight) and its rate: at once (direct, apply_one), or in nrate.  With weight 1 (one switch) the
- * unfixed weight on a link is its count of unfixed flows, exactly. */
-static void fill_run(sim_t *x, const uint32_t *ls, uint32_t nl, int direct, const uint32_t *csr, double now)
+ * flows (fix) are set: the most constrained link fixes every unfixed class through it (cfix 0) at its level
+ * times the class's weight, as SimGrid's LMM solver does; links equally constrained go in order of their
+ * index.  Each class fixed gets that link in bn (its bottleneck: saturated, and no flow on it gets more per
+ * unit of weight) and its rate: at once (direct, apply_one), or in nrate.  With weight 1 (one switch) the
+ * unfixed weight on a link is its count of unfixed flows, exactly, and a rate the level itself.  The most
+ * constrained link comes from a scan up to x->fill_scan links, else from a heap.  Where ls is in order of
+ * link (sorted: share_whole's), the scan keeps each link at its position, a link done taking the key +inf,
+ * and the first least key is the least link's; otherwise a second pass finds the least link of the least
+ * key. */
+static void fill_run(sim_t *x, const uint32_t *ls, uint32_t nl, int direct, const uint32_t *csr, int sorted,
+                     double now)
 {
     pact_model_eval *w = x->w;
+    const int scan = nl <= x->fill_scan, fixed_pos = scan && sorted, unit = !x->rt;
     uint32_t hn = 0;
     for (uint32_t k = 0; k < nl; k++) {
         uint32_t l = ls[k];
         if (w->lk[l].fix > 0) {
-            w->lk[l].key = w->lkey[hn] = w->lk[l].cap / w->lk[l].w;
-            lk_set(w, hn++, l);
+            w->lk[l].key = w->lk[l].cap / w->lk[l].w;
+            if (fixed_pos) {
+                w->lkey[k] = w->lk[l].key;
+                w->lk[l].hpos = k;
+                hn++;
+            } else {
+                w->lkey[hn] = w->lk[l].key;
+                lk_set(w, hn++, l);
+            }
+        } else if (fixed_pos) {
+            w->lkey[k] = INFINITY;
         }
     }
-    const int scan = nl <= x->fill_scan;
     if (!scan)
         for (uint32_t i = hn / 2; i-- > 0;)
             lk_down(w, i, hn);
     while (hn > 0) {
         uint32_t bl;
-        if (scan) {
+        if (fixed_pos) {
+            uint32_t bi = scan_least(w->lkey, nl);
+            bl = ls[bi];
+            w->lkey[bi] = INFINITY;
+            hn--;
+        } else if (scan) {
             /* the least key, then the least link of that key: two passes without a branch taken at random */
             const double *key = w->lkey;
             double m = key[0];
@@ -459,8 +526,19 @@ static void fill_run(sim_t *x, const uint32_t *ls, uint32_t nl, int direct, cons
         }
         double best = w->lk[bl].key;
         /* its classes from csr, in order, where given: the records load side by side, where each entry of
-         * the list names the next (linear alltoall: 31 classes a link, 992 a sharing) */
-        const uint32_t *cs = csr ? csr + w->lk[bl].csr : NULL, ncs = w->lk[bl].nc;
+         * the list names the next (linear alltoall: 31 classes a link, 992 a sharing); and of those the ones
+         * not fixed yet, listed first without a branch (half of them are, in no order a predictor follows:
+         * a fifth of linear alltoall's mispredictions) */
+        const uint32_t *cs = NULL;
+        uint32_t ncs = 0;
+        if (csr) {
+            const uint32_t *all = csr + w->lk[bl].csr;
+            for (uint32_t j = 0, n = w->lk[bl].nc; j < n; j++) {
+                w->cunfixed[ncs] = all[j];
+                ncs += !w->cfix[all[j]];
+            }
+            cs = w->cunfixed;
+        }
         for (uint32_t e = w->lk[bl].head, j = 0; cs ? j < ncs : e != NONE; j++) {
             uint32_t ci;
             if (cs) {
@@ -471,11 +549,11 @@ static void fill_run(sim_t *x, const uint32_t *ls, uint32_t nl, int direct, cons
                 ci = ENTRY_CLASS(e);
                 e = w->cl[ci].e[ENTRY_POS(e)].next;
             }
-            fclass *c = &w->cl[ci];
-            if (c->fixed)
+            if (w->cfix[ci])
                 continue;
-            c->fixed = 1;
-            double r = best * c->iw;
+            w->cfix[ci] = 1;
+            fclass *c = &w->cl[ci];
+            double r = unit ? best : best * c->iw; /* weight 1: best, to the bit */
             c->bn = bl;
             if (direct) /* while the class is in cache: linear alltoall fixes 900 of them a sharing */
                 apply_one(x, ci, r, now);
@@ -486,13 +564,17 @@ static void fill_run(sim_t *x, const uint32_t *ls, uint32_t nl, int direct, cons
                 if (o == bl)
                     continue;
                 w->lk[o].cap -= r * c->n;
-                w->lk[o].w -= c->iw * c->n;
+                w->lk[o].w -= unit ? (double)c->n : c->iw * c->n;
                 w->lk[o].fix -= c->n;
                 if (w->lk[o].fix == 0) {
-                    if (scan)
+                    if (fixed_pos) {
+                        w->lkey[w->lk[o].hpos] = INFINITY;
+                        hn--;
+                    } else if (scan) {
                         lk_drop(w, w->lk[o].hpos, &hn);
-                    else
+                    } else {
                         lk_del(w, w->lk[o].hpos, &hn);
+                    }
                 } else { /* less capacity left per unit of weight, or more */
                     w->lk[o].key = w->lk[o].cap / w->lk[o].w;
                     if (scan)
@@ -512,21 +594,28 @@ static void fill_run(sim_t *x, const uint32_t *ls, uint32_t nl, int direct, cons
 static void fill(sim_t *x, uint32_t nl, uint32_t nc, int check, const uint32_t *csr, double now)
 {
     pact_model_eval *w = x->w;
+    /* one switch: every weight is 1, and every class on a link of the component is in it, so a link's
+     * unfixed weight is its count of flows, exactly (a sum of integers), without a pass over the classes */
+    const int unit = !x->rt;
     for (uint32_t k = 0; k < nl; k++) {
         uint32_t l = w->comp_l[k];
         w->lk[l].cap = w->lk[l].cap0;
         w->lk[l].fix = w->lk[l].n;
-        w->lk[l].w = 0;
+        w->lk[l].w = unit ? (double)w->lk[l].n : 0;
     }
     for (uint32_t k = 0; k < nc; k++) {
-        fclass *c = &w->cl[w->comp_c[k]];
+        uint32_t ci = w->comp_c[k];
         if (!check)
-            advance_v(c, now);
-        c->fixed = 0;
-        for (uint32_t i = 0; i < c->nl; i++)
-            w->lk[c->e[i].l].w += c->iw * c->n;
+            advance_v(&w->cl[ci], now);
+        w->cfix[ci] = 0;
     }
-    fill_run(x, w->comp_l, nl, !check, csr, now);
+    if (!unit)
+        for (uint32_t k = 0; k < nc; k++) {
+            const fclass *c = &w->cl[w->comp_c[k]];
+            for (uint32_t i = 0; i < c->nl; i++)
+                w->lk[c->e[i].l].w += c->iw * c->n;
+        }
+    fill_run(x, w->comp_l, nl, !check, csr, 1, now);
 }
 
 /* fill_run over share_local's links comp_l[0..nl), component by component where they are more than one scan
@@ -539,7 +628,7 @@ static void fill_parts(sim_t *x, uint32_t nl, uint32_t st, double now)
 {
     pact_model_eval *w = x->w;
     if (nl <= x->fill_scan) {
-        fill_run(x, w->comp_l, nl, 0, NULL, now);
+        fill_run(x, w->comp_l, nl, 0, NULL, 0, now);
         return;
     }
     uint32_t *seed = w->lheap, np = 0, out = 0; /* lheap is fill_run's, free until it runs */
@@ -569,7 +658,7 @@ static void fill_parts(sim_t *x, uint32_t nl, uint32_t st, double now)
     }
     for (uint32_t j = 0; j < np; j++) {
         uint32_t a = w->pstart[j], b = j + 1 < np ? w->pstart[j + 1] : out;
-        fill_run(x, w->comp_l + a, b - a, 0, NULL, now);
+        fill_run(x, w->comp_l + a, b - a, 0, NULL, 0, now);
     }
 }
 
@@ -667,15 +756,16 @@ static int share_local(sim_t *x, double now)
             L->w = 0;
             L->fix = 0;
             for (uint32_t e = L->head; e != NONE;) {
-                fclass *c = &w->cl[ENTRY_CLASS(e)];
+                uint32_t ci = ENTRY_CLASS(e);
+                fclass *c = &w->cl[ci];
                 e = c->e[ENTRY_POS(e)].next;
                 advance_v(c, now);
                 if (c->mark == st) {
-                    c->fixed = 0;
+                    w->cfix[ci] = 0;
                     L->w += c->iw * c->n;
                     L->fix += c->n;
                 } else {
-                    c->fixed = 1;
+                    w->cfix[ci] = 1;
                     L->cap -= c->rate * c->n;
                 }
             }
@@ -697,8 +787,8 @@ static int share_local(sim_t *x, double now)
                 e = o->e[ENTRY_POS(e)].next;
                 if (o->mark != st && o->rate / o->iw > own) {
                     more = 1;
-                    if (o->fixed != 3) {
-                        o->fixed = 3;
+                    if (w->cfix[ci] != 3) {
+                        w->cfix[ci] = 3;
                         w->comp_c[nc + np++] = ci;
                     }
                 }
@@ -711,9 +801,9 @@ static int share_local(sim_t *x, double now)
                 uint32_t ci = ENTRY_CLASS(e);
                 fclass *c = &w->cl[ci];
                 e = c->e[ENTRY_POS(e)].next;
-                if (c->mark == st || c->fixed >= 2) /* A's, checked, or to join A */
+                if (c->mark == st || w->cfix[ci] >= 2) /* A's, checked, or to join A */
                     continue;
-                c->fixed = 2;
+                w->cfix[ci] = 2;
                 if (w->lk[c->bn].mark != st || is_bottleneck(w, c->bn, c, st))
                     continue;
                 uint32_t i = 0;
@@ -722,7 +812,7 @@ static int share_local(sim_t *x, double now)
                 if (i < c->nl) {
                     c->bn = c->e[i].l;
                 } else {
-                    c->fixed = 3;
+                    w->cfix[ci] = 3;
                     w->comp_c[nc + np++] = ci;
                 }
             }
@@ -791,6 +881,13 @@ static void share_whole(sim_t *x, double now, int check)
                     comp_add(w, ci, st, &nl, &nc, UINT32_MAX);
             }
         }
+        if (nl <= x->fill_scan) /* in order of link, for fill_run's scan (a kept component stays so) */
+            for (uint32_t i = 1; i < nl; i++) {
+                uint32_t v = w->comp_l[i], j = i;
+                for (; j > 0 && w->comp_l[j - 1] > v; j--)
+                    w->comp_l[j] = w->comp_l[j - 1];
+                w->comp_l[j] = v;
+            }
         fill(x, nl, nc, check, keep ? w->ccsr : NULL, now);
         ncomp++;
         w->cc_nl = nl;
