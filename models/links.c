@@ -597,6 +597,14 @@ static void fill(sim_t *x, uint32_t nl, uint32_t nc, int check, const uint32_t *
     /* one switch: every weight is 1, and every class on a link of the component is in it, so a link's
      * unfixed weight is its count of flows, exactly (a sum of integers), without a pass over the classes */
     const int unit = !x->rt;
+    if (nl <= x->fill_scan) /* in order of link, for fill_run's scan: a kept component, sorted already, in
+                             * one pass */
+        for (uint32_t i = 1; i < nl; i++) {
+            uint32_t v = w->comp_l[i], j = i;
+            for (; j > 0 && w->comp_l[j - 1] > v; j--)
+                w->comp_l[j] = w->comp_l[j - 1];
+            w->comp_l[j] = v;
+        }
     for (uint32_t k = 0; k < nl; k++) {
         uint32_t l = w->comp_l[k];
         w->lk[l].cap = w->lk[l].cap0;
@@ -881,13 +889,6 @@ static void share_whole(sim_t *x, double now, int check)
                     comp_add(w, ci, st, &nl, &nc, UINT32_MAX);
             }
         }
-        if (nl <= x->fill_scan) /* in order of link, for fill_run's scan (a kept component stays so) */
-            for (uint32_t i = 1; i < nl; i++) {
-                uint32_t v = w->comp_l[i], j = i;
-                for (; j > 0 && w->comp_l[j - 1] > v; j--)
-                    w->comp_l[j] = w->comp_l[j - 1];
-                w->comp_l[j] = v;
-            }
         fill(x, nl, nc, check, keep ? w->ccsr : NULL, now);
         ncomp++;
         w->cc_nl = nl;
