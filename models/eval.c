@@ -485,21 +485,25 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
 /* PACT_MODEL_SHARE_LOCAL (links.c, share_local): 0, the components shared whole at every instant, as before
  * the local sharing (its answers to the bit); 2, each local sharing checked against the whole one, an
  * evaluation failing where they differ by more than 1e-9.  PACT_MODEL_COMP_KEEP=0 (links.c, comp_kept): a
- * whole sharing walks its component every time (the same answers to the bit).  For the tests. */
-static gboolean knobs_env(int *share_local, int *comp_keep, GError **err)
+ * whole sharing walks its component every time.  PACT_MODEL_SHARE_DENSE=0 (links.c, share_dense): one switch
+ * of at most DENSE_NODES nodes shared whole by share_whole's lists.  The last two give the same answers to
+ * the bit.  For the tests. */
+static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, GError **err)
 {
     return digit_env("PACT_MODEL_SHARE_LOCAL", 2,
                      "0 (never), 1 (where it can) or 2 (and checked against the whole sharing)", share_local,
                      err) &&
            digit_env("PACT_MODEL_COMP_KEEP", 1, "0 (walk each component again) or 1 (keep it while it lasts)",
-                     comp_keep, err);
+                     comp_keep, err) &&
+           digit_env("PACT_MODEL_SHARE_DENSE", 1, "0 (by lists) or 1 (by bit masks, up to 64 nodes)",
+                     share_dense, err);
 }
 
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    int l = 1, k = 1;
-    return fill_scan_env(&v, err) && knobs_env(&l, &k, err);
+    int l = 1, k = 1, d = 1;
+    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -518,8 +522,10 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .prefetch = P <= PREFETCH_RANKS,
                  .fill_scan = FILL_SCAN,
                  .share_local = 1,
-                 .comp_keep = 1};
-    if (!fill_scan_env(&x->fill_scan, err) || !knobs_env(&x->share_local, &x->comp_keep, err))
+                 .comp_keep = 1,
+                 .share_dense = 1};
+    if (!fill_scan_env(&x->fill_scan, err) ||
+        !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, err))
         return FALSE;
     w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
@@ -563,6 +569,12 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         return FALSE;
     }
     w->nlinks = L;
+    /* its nodes: 0 .. (P - 1) / ppn */
+    w->dense = !x.rt && x.share_dense && (uint32_t)(P - 1) / (uint32_t)x.ppn < DENSE_NODES;
+    if (w->dense) {
+        memset(w->dum, 0, sizeof w->dum);
+        memset(w->ddm, 0, sizeof w->ddm);
+    }
     for (uint32_t l = 0; l < L; l++)
         w->lk[l] = (slink){.cap0 = x.rt ? pact_model_routes_capacity(x.rt, l) : 1.0 / prm->beta, .head = NONE};
     /* flows and classes: empty pools (their records keep their versions) */

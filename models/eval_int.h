@@ -228,6 +228,9 @@ typedef struct {
 } __attribute__((aligned(64))) rstate;
 _Static_assert(sizeof(rstate) == 64, "a rank's state is one cache line");
 
+/* One switch of at most this many nodes (a bit each in a 64-bit mask) is shared by links.c's share_dense. */
+#define DENSE_NODES 64
+
 struct pact_model_eval {
     size_t cap_n, cap_P, cap_chan, cap_msg, cap_fl, cap_cl, cap_links;
     /* per operation: its dependencies not yet completed until it is ready; then, for a send or a receive,
@@ -274,6 +277,12 @@ struct pact_model_eval {
     uint32_t *ccsr;
     size_t cap_ccsr;
     const pact_model_routes *rt; /* the params' platform's routes (route.c), or NULL: one switch */
+    /* one switch of at most DENSE_NODES nodes (links.c, share_dense): the classes in flight as a matrix, from
+     * node u's up link to node d's down link: bit d of dum[u] and bit u of ddm[d], class dcid[u * DENSE_NODES
+     * + d]; while sharing, the classes fixed, by the same bits (dfu, dfd) */
+    int dense;
+    uint64_t dum[DENSE_NODES], ddm[DENSE_NODES], dfu[DENSE_NODES], dfd[DENSE_NODES];
+    uint32_t dcid[DENSE_NODES * DENSE_NODES];
     evq q;
     size_t events;
     /* pact_model_bound: each operation's earliest start, then its earliest end; each channel's least bytes */
@@ -386,6 +395,8 @@ typedef struct {
     int share_local;             /* links.c: try a local sharing first (PACT_MODEL_SHARE_LOCAL: 0 never, 2 and
                                   * check it against the whole one) */
     int comp_keep; /* links.c: a whole sharing reuses the component kept (PACT_MODEL_COMP_KEEP) */
+    int share_dense; /* links.c: one switch of at most DENSE_NODES nodes shared whole by share_dense
+                      * (PACT_MODEL_SHARE_DENSE=0: never) */
     size_t nshare_local, nshare_whole;
     double share_diff, share_diff_t; /* PACT_MODEL_SHARE_LOCAL=2: the largest relative difference, and when */
 } sim_t;

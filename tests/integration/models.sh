@@ -324,9 +324,11 @@ check "model engine: every local sharing equals its component's whole sharing (P
 # (models/links.c, comp_kept): byte for byte the answers of walking it every time (PACT_MODEL_COMP_KEEP=0),
 # on linear, linear_sync and pairwise alltoall at 80 ranks (20 nodes x 4: a node link carries 19 classes,
 # shared whole; linear's 1,174 sharings reuse the component 837 times) and 120 ranks (20 x 6), and on mx-d
-# with every instant shared whole (PACT_MODEL_SHARE_LOCAL=0).  A bad value is refused.
+# with every instant shared whole (PACT_MODEL_SHARE_LOCAL=0).  These are one switch of at most 64 nodes, which
+# share_dense shares whole by default: PACT_MODEL_SHARE_DENSE=0 here.  A bad value is refused.
 model_comp_keep() {
     local c k
+    local -x PACT_MODEL_SHARE_DENSE=0 # this function's commands only
     for k in 0 1; do
         for c in "80 4 1K random" "80 4 64K no_delay" "120 6 8 ascending"; do
             set -- $c
@@ -342,6 +344,34 @@ model_comp_keep() {
 }
 check "model engine: a whole sharing that reuses its component gives the walk's answers (PACT_MODEL_COMP_KEEP=0)" \
     model_comp_keep
+
+# One switch of at most 64 nodes is shared whole by bit masks over the nodes (models/links.c, share_dense)
+# where the local sharing cannot tell: byte for byte the answers of share_whole's lists (PACT_MODEL_SHARE_DENSE
+# =0), on mx-a, mx-c and mx-d with every instant shared whole (PACT_MODEL_SHARE_LOCAL=0: 2 to 32 nodes, the
+# eleven shapes, thousands of sharings whose links tie in capacity left per flow, which the masks must fix in
+# order of link as the lists' scan does), and by default on linear, linear_sync and pairwise alltoall at 512
+# ranks (16 nodes x 32: linear's sharings are all whole, pairwise's nearly all local).  A bad value is refused.
+model_share_dense() {
+    local d c
+    for d in 0 1; do
+        PACT_MODEL_SHARE_DENSE=$d PACT_MODEL_SHARE_LOCAL=0 PACT=$PACT bash scripts/model-exact.sh \
+            -o "$TMP/dense-$d" --sets mx-a,mx-c,mx-d >/dev/null || return 1
+        for c in "1K random" "64K no_delay" "8 ascending"; do
+            # shellcheck disable=SC2086 # the cell's two words
+            set -- $c
+            PACT_MODEL_SHARE_DENSE=$d $PACT model predict --coll alltoall --alg linear,linear_sync,pairwise -P 512 \
+                --ppn 32 -m "$1" --platform generic32x32 --shape "$2" --skew 1e-4 --format csv || return 1
+        done >"$TMP/dense-$d.csv"
+    done
+    [ "$(grep -c ",ok$" "$TMP/dense-1.csv")" = 9 ] && cmp "$TMP/dense-0.csv" "$TMP/dense-1.csv" || return 1
+    for n in mx-a mx-c mx-d; do
+        [ "$(wc -l <"$TMP/dense-1/$n/results.csv")" -gt 200 ] &&
+            cmp "$TMP/dense-0/$n/results.csv" "$TMP/dense-1/$n/results.csv" || return 1
+    done
+    bad_model_env PACT_MODEL_SHARE_DENSE=2 "PACT_MODEL_SHARE_DENSE=2: not 0"
+}
+check "model engine: one switch shared whole by bit masks gives the lists' answers (PACT_MODEL_SHARE_DENSE=0)" \
+    model_share_dense
 
 # predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
 # are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
