@@ -457,28 +457,33 @@ static inline void apply_one(sim_t *x, uint32_t ci, double r, double now)
     }
 }
 
-/* The position of the least key of lkey[0..n), the first of equal ones (positions in order of link: the
- * least link of that key): the least by four running minima (independent, where one waited on each
- * comparison before the next), then the first position holding it. */
+/* The position of the least key of key[0..n) (a finite key among them), the first of equal ones (positions in
+ * order of link: the least link of that key): four running minima, each with the first position where it was
+ * seen (independent chains, where one waited on each comparison before the next), then the least of the four,
+ * the first position among equal ones. */
 static inline uint32_t scan_least(const double *key, uint32_t n)
 {
     double m0 = INFINITY, m1 = INFINITY, m2 = INFINITY, m3 = INFINITY;
-    uint32_t i = 0;
+    uint32_t i0 = 0, i1 = 0, i2 = 0, i3 = 0, i = 0;
     for (; i + 4 <= n; i += 4) {
+        i0 = key[i] < m0 ? i : i0;
         m0 = key[i] < m0 ? key[i] : m0;
+        i1 = key[i + 1] < m1 ? i + 1 : i1;
         m1 = key[i + 1] < m1 ? key[i + 1] : m1;
+        i2 = key[i + 2] < m2 ? i + 2 : i2;
         m2 = key[i + 2] < m2 ? key[i + 2] : m2;
+        i3 = key[i + 3] < m3 ? i + 3 : i3;
         m3 = key[i + 3] < m3 ? key[i + 3] : m3;
     }
-    for (; i < n; i++)
+    for (; i < n; i++) {
+        i0 = key[i] < m0 ? i : i0;
         m0 = key[i] < m0 ? key[i] : m0;
+    }
+    i0 = m1 < m0 || (m1 == m0 && i1 < i0) ? i1 : i0;
     m0 = m1 < m0 ? m1 : m0;
+    i2 = m3 < m2 || (m3 == m2 && i3 < i2) ? i3 : i2;
     m2 = m3 < m2 ? m3 : m2;
-    double m = m2 < m0 ? m2 : m0;
-    i = 0;
-    while (key[i] != m)
-        i++;
-    return i;
+    return m2 < m0 || (m2 == m0 && i2 < i0) ? i2 : i0;
 }
 
 /* Progressive filling over the links ls[0..nl), whose capacity left (cap), unfixed weight (w) and unfixed
@@ -927,33 +932,6 @@ static void share_whole(sim_t *x, double now, int check)
     }
 }
 
-/* The position of the least key of key[0..n) (n a multiple of 4, a finite key among them), the first of equal
- * ones: four running minima with the block where each was first seen (a strictly less key replaces), then
- * the least of the four, the first position among equal ones. */
-static inline uint32_t dense_least(const double *key, uint32_t n)
-{
-    double m0 = key[0], m1 = key[1], m2 = key[2], m3 = key[3];
-    uint32_t i0 = 0, i1 = 0, i2 = 0, i3 = 0;
-    for (uint32_t i = 4; i < n; i += 4) {
-        i0 = key[i] < m0 ? i : i0;
-        m0 = key[i] < m0 ? key[i] : m0;
-        i1 = key[i + 1] < m1 ? i : i1;
-        m1 = key[i + 1] < m1 ? key[i + 1] : m1;
-        i2 = key[i + 2] < m2 ? i : i2;
-        m2 = key[i + 2] < m2 ? key[i + 2] : m2;
-        i3 = key[i + 3] < m3 ? i : i3;
-        m3 = key[i + 3] < m3 ? key[i + 3] : m3;
-    }
-    /* positions i0, i1 + 1, i2 + 2, i3 + 3: the least key, then the least position */
-    uint32_t p = i0, q = i2 + 2;
-    double a = m0, b = m2;
-    p = m1 < a || (m1 == a && i1 + 1 < p) ? i1 + 1 : p;
-    a = m1 < a ? m1 : a;
-    q = m3 < b || (m3 == b && i3 + 3 < q) ? i3 + 3 : q;
-    b = m3 < b ? m3 : b;
-    return b < a || (b == a && q < p) ? q : p;
-}
-
 /* The components of the links touched at `now` on one switch of at most DENSE_NODES nodes, shared whole as
  * share_whole shares them, to the bit: the same links fix the same classes at the same levels, in the same
  * order of (key, link), with the same arithmetic on each link (a link gains one term per link that fixes,
@@ -983,10 +961,10 @@ static void share_dense(sim_t *x, double now)
         U |= fu;
     }
     /* its links in order of index (node i: up 2i, down 2i + 1), with their capacity left, unfixed flows (a
-     * count, exact in a double) and capacity left per flow; a key of +inf: done, or padding to a block */
+     * count, exact in a double) and capacity left per flow, +inf once done */
     uint32_t ls[2 * DENSE_NODES];
     uint8_t pos[2 * DENSE_NODES];
-    double cap[2 * DENSE_NODES], cnt[2 * DENSE_NODES], key[2 * DENSE_NODES + 4];
+    double cap[2 * DENSE_NODES], cnt[2 * DENSE_NODES], key[2 * DENSE_NODES];
     uint32_t nl = 0;
     for (uint64_t m = U | D; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
@@ -1001,11 +979,8 @@ static void share_dense(sim_t *x, double now)
                 nl++;
             }
     }
-    uint32_t nb = (nl + 3) & ~3u; /* the keys scanned, in blocks of four */
-    for (uint32_t k = nl; k < nb; k++)
-        key[k] = INFINITY;
     for (uint32_t hn = nl; hn > 0;) {
-        uint32_t bi = dense_least(key, nb), bl = ls[bi], i = bl >> 1;
+        uint32_t bi = scan_least(key, nl), bl = ls[bi], i = bl >> 1;
         double best = key[bi];
         key[bi] = INFINITY;
         hn--;
@@ -1030,7 +1005,7 @@ static void share_dense(sim_t *x, double now)
             key[o] = cnt[o] == 0 ? INFINITY : cap[o] / cnt[o];
             hn -= cnt[o] == 0;
         }
-        if (hn > 0 && 2 * hn <= nb && nb > 8) { /* half the keys are done: drop those, in order */
+        if (hn > 0 && 2 * hn <= nl && nl > 8) { /* half the keys are done: drop those, in order */
             uint32_t k = 0;
             for (uint32_t q = 0; q < nl; q++)
                 if (key[q] != INFINITY) {
@@ -1042,9 +1017,6 @@ static void share_dense(sim_t *x, double now)
                     k++;
                 }
             nl = k;
-            nb = (nl + 3) & ~3u;
-            for (k = nl; k < nb; k++)
-                key[k] = INFINITY;
         }
     }
 }
