@@ -226,6 +226,27 @@ static void cell_set(cell_t *c, int reps, double l, double t, const char *status
     }
 }
 
+/* The arrivals of the cell's pattern file, a new reference, read once per study: its cells share a file per
+ * pattern and size, which each cell read and parsed again (1,024 lines at 1,024 ranks).  The file's values,
+ * so the model evaluates what the file says, as SimGrid's runs read it. */
+static GArray *model_arrivals(ctx_t *x, const cell_t *c, GError **err)
+{
+    g_mutex_lock(&x->memo_lock);
+    GArray *d = g_hash_table_lookup(x->arrivals, c->pattern_file);
+    if (d)
+        g_array_ref(d);
+    g_mutex_unlock(&x->memo_lock);
+    if (d)
+        return d;
+    g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
+    if (!(d = pact_pattern_read(path, x->s->procs, err)))
+        return NULL;
+    g_mutex_lock(&x->memo_lock);
+    g_hash_table_replace(x->arrivals, g_strdup(c->pattern_file), g_array_ref(d));
+    g_mutex_unlock(&x->memo_lock);
+    return d;
+}
+
 /* The model engine: every cell of the batch through the schedule evaluator, in this process.  Cells come
  * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
  * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition.
@@ -280,8 +301,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
                 cell_set(c, s->reps, memo[0], memo[1], "ok");
             continue;
         }
-        g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
-        GArray *d = pact_pattern_read(path, s->procs, err);
+        GArray *d = model_arrivals(x, c, err);
         pact_model_result r;
         gboolean done;
         if (b->bound) {

@@ -80,6 +80,8 @@ static void ctx_free(gpointer p)
     pact_place_free(&x->place);
     if (x->memo)
         g_hash_table_destroy(x->memo);
+    if (x->arrivals)
+        g_hash_table_destroy(x->arrivals);
     g_mutex_clear(&x->memo_lock);
     g_free(x);
 }
@@ -99,8 +101,20 @@ double pact_sw_mean_of(const cell_t *c, gboolean last)
     return n ? sum / n : NAN;
 }
 
-/* The cell's pattern file in the run folder.  Cells that share a pattern share the file; with own_nodelay
- * each algorithm has its own skew, hence its own file. */
+/* The name of the cell's pattern file in the run folder, relative to it (smpirun's working directory, so the
+ * folder can move).  Cells that share a pattern and a size share the file (their skew is the same: a factor
+ * of the size's mean no-delay time, or absolute); with own_nodelay each algorithm has its own skew, hence
+ * its own file. */
+char *pact_sw_pattern_name(const ctx_t *x, const cell_t *c)
+{
+    const pact_sweep *s = x->s;
+    g_autofree char *alg =
+        s->skew_mode == PACT_SKEW_OWN_NODELAY ? g_strdup_printf("-a%u", c->alg) : g_strdup("");
+    return g_strdup_printf("pattern-%u-%" G_GUINT64_FORMAT "%s.txt", c->pat,
+                           g_array_index(s->sizes, guint64, c->size), alg);
+}
+
+/* Writes the cell's pattern file (pact_sw_pattern_name) and names it in c->pattern_file. */
 gboolean pact_sw_write_pattern(ctx_t *x, cell_t *c, GError **err)
 {
     pact_sweep *s = x->s;
@@ -113,11 +127,7 @@ gboolean pact_sw_write_pattern(ctx_t *x, cell_t *c, GError **err)
         memcpy(d, file->data, sizeof(double) * (gsize)P);
     else if (!pact_pattern_gen(shape, P, &po, d, err))
         return FALSE;
-    /* Relative to the run folder, smpirun's working directory, so the folder can move. */
-    g_autofree char *alg =
-        s->skew_mode == PACT_SKEW_OWN_NODELAY ? g_strdup_printf("-a%u", c->alg) : g_strdup("");
-    c->pattern_file = g_strdup_printf("pattern-%u-%" G_GUINT64_FORMAT "%s.txt", c->pat,
-                                      g_array_index(s->sizes, guint64, c->size), alg);
+    c->pattern_file = pact_sw_pattern_name(x, c);
     g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
     g_autofree char *comment =
         g_strdup_printf("%s, p=%d, skew %.17g s, seed %" G_GUINT64_FORMAT, shape, P, c->skew_s, s->seed);
@@ -246,6 +256,7 @@ GPtrArray *pact_sw_make_studies(pact_experiment *e, const char *out, GError **er
         x->index = k;
         g_mutex_init(&x->memo_lock);
         x->memo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        x->arrivals = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
         g_ptr_array_add(studies, x);
         make_cells(x);
         if (pact_place_init(&x->place, x->s->procs, x->s->node_of) != PACT_OK) {

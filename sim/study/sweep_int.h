@@ -37,6 +37,7 @@ typedef struct {
      * schedule set under those arrivals gave (d^, d*), so that what two algorithms build alike runs once */
     GMutex memo_lock;
     GHashTable *memo;
+    GHashTable *arrivals; /* the model engine: pattern file -> GArray of its delays, read once (memo_lock) */
 } ctx_t;
 
 /* The cells that share one simulation. */
@@ -81,6 +82,7 @@ char *pact_sw_all_rows(GPtrArray *studies, guint *missing);
 GPtrArray *pact_sw_make_studies(pact_experiment *e, const char *out, GError **err);
 GPtrArray *pact_sw_make_batches(pact_experiment *e, GPtrArray *studies);
 cell_t *pact_sw_find_cell(ctx_t *x, guint alg, guint size, guint pat);
+char *pact_sw_pattern_name(const ctx_t *x, const cell_t *c);
 gboolean pact_sw_write_pattern(ctx_t *x, cell_t *c, GError **err);
 double pact_sw_mean_of(const cell_t *c, gboolean last); /* mean of the reps that ran, NAN when none did */
 
