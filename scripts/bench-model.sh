@@ -23,13 +23,16 @@
 #  Exits 1 when a target is MISSED.
 #
 #   scripts/bench-model.sh [--quick] [--shapes all|LIST] [--largest | --largest-only] [--colls LIST]
-#                          [--seconds S] [--mem-limit GIB] [-o DIR] [SECONDS]
+#                          [--sets LIST] [--seconds S] [--mem-limit GIB] [-o DIR] [SECONDS]
 #     --quick       smoke run: pact model bench for 2 s, then 1024 ranks only, 8 B and 1M, no_delay
 #     --shapes X    arrival shapes at 1024 ranks: all (the 11 of pact list patterns) or a comma list
 #                   (default no_delay,random)
 #     --largest     also the largest P per algorithm within 60 s
 #     --largest-only  that alone (two at once on two cores: CPU=0 ... --colls A,B and CPU=1 ... --colls C,D)
-#     --colls LIST  these collectives only (default: the seven)
+#     --colls LIST  these collectives only (default: the seven; the 2^20 cells too)
+#     --sets LIST   these parts only, a comma list of bench (pact model bench), 1024, routed, 256 (256 and 16384
+#                   ranks), 2p20 (default: all five; --quick: bench,1024).  On a machine of many cores, one
+#                   instance per core (CPU=k, --sets, --colls) runs the bench in parallel, each cell on one core
 #     --seconds S   pact model bench's measurement (default 8; the positional SECONDS is the same)
 #     --mem-limit G address-space limit of each cell in GiB (ulimit -v; default 17, at most 90% of the
 #                   machine): a cell past it fails instead of swapping the machine
@@ -38,13 +41,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
 CPU=${CPU:-0}
-quick=0 largest=0 only=0 seconds=8 shapes=no_delay,random outdir='' mem_gib=17 colls_arg=''
+quick=0 largest=0 only=0 seconds=8 shapes=no_delay,random outdir='' mem_gib=17 colls_arg='' sets=''
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=1 seconds=2 shapes=no_delay ;;
     --largest) largest=1 ;;
     --largest-only) largest=1 only=1 ;;
     --colls) colls_arg=$2; shift ;;
+    --sets) sets=$2; shift ;;
     --shapes) shapes=$2; shift ;;
     --seconds) seconds=$2; shift ;;
     --mem-limit) mem_gib=$2; shift ;;
@@ -59,6 +63,14 @@ if [ -n "$outdir" ]; then
     mkdir -p "$outdir"
     exec > >(tee "$outdir/bench-model.txt")
 fi
+[ -n "$sets" ] || { [ $quick = 1 ] && sets=bench,1024; } || sets=bench,1024,routed,256,2p20
+for x in ${sets//,/ }; do
+    case $x in bench | 1024 | routed | 256 | 2p20) ;;
+    *) echo "bench-model.sh: --sets: unknown part $x (bench, 1024, routed, 256, 2p20)" >&2; exit 2 ;;
+    esac
+done
+# want PART: whether --sets names it
+want() { [[ ,$sets, == *,$1,* ]]; }
 [ "$shapes" = all ] && shapes=$("$PACT" list patterns | awk '$1 !~ /^file/ { print $1 }' | paste -sd,)
 mem_kib=$((mem_gib * 1024 * 1024))
 machine_kib=$(awk '/^MemTotal/ { print int($2 * 0.9) }' /proc/meminfo)
@@ -71,7 +83,7 @@ FLAT=(--net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10)
 
 echo "# pact model bench on $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%M:%SZ), core $CPU, binary $PACT"
 rates=
-if [ $only = 0 ]; then
+if [ $only = 0 ] && want bench; then
     bench_out=$(taskset -c "$CPU" "$PACT" model bench --seconds "$seconds")
     echo "$bench_out"
     awk '/^evaluator, single port/ { p = $(NF-1) } /^evaluator, shared links/ { s = $(NF-1) }
@@ -146,34 +158,41 @@ fi
 
 if [ $only = 0 ]; then
 
-    if [ $quick = 1 ]; then sizes=(8 1048576); else sizes=(8 65536 1048576 67108864); fi
-    header "1024 ranks, generic32x32 (32 nodes x 32), shapes ${shapes//,/ } (skew 1e-4 s); target <= 0.5 s and <= 256 MiB, 20 s timeout"
-    for c in "${COLLS[@]}"; do
-        for a in $(algs_of "$c"); do
-            for m in "${sizes[@]}"; do
-                for s in ${shapes//,/ }; do
-                    cell 1024 cell 20 "$c" "$a" 1024 "$m" "$s" --platform generic32x32 --ppn 32 || true
+    if want 1024; then
+        if [ $quick = 1 ]; then sizes=(8 1048576); else sizes=(8 65536 1048576 67108864); fi
+        header "1024 ranks, generic32x32 (32 nodes x 32), shapes ${shapes//,/ } (skew 1e-4 s); target <= 0.5 s and <= 256 MiB, 20 s timeout"
+        for c in "${COLLS[@]}"; do
+            for a in $(algs_of "$c"); do
+                for m in "${sizes[@]}"; do
+                    for s in ${shapes//,/ }; do
+                        cell 1024 cell 20 "$c" "$a" 1024 "$m" "$s" --platform generic32x32 --ppn 32 || true
+                    done
+                    [ "$c" != barrier ] || break # no data: one size
                 done
-                [ "$c" != barrier ] || break # no data: one size
             done
         done
-    done
-    echo
-    awk '$2 != "" { n++; if ($2 !~ /^[0-9]|^inf/ || $2 + 0 < 1e7 && $2 != "inf") bad++; printf "%s %s  ", $1, ($2 ~ /^[0-9]/) ? sprintf("%.4g", $2) : $2 }
-         END { printf "\ntargets: shared links >= 1e7 messages/s, allreduce ring and alltoall pairwise at 256-1024 ranks: %s\n",
-                      (n > 0 && !bad) ? "met" : "MISSED"; exit !(n > 0 && !bad) }' <<<"$rates" | sed '1s/^/rates (messages\/s): /' ||
-        missed=$((missed + 1))
+    fi
+    if want bench || { want 1024 && [[ " ${COLLS[*]} " =~ \ (allreduce|alltoall)\  ]]; }; then
+        echo
+        awk '$2 != "" { n++; if ($2 !~ /^[0-9]|^inf/ || $2 + 0 < 1e7 && $2 != "inf") bad++; printf "%s %s  ", $1, ($2 ~ /^[0-9]/) ? sprintf("%.4g", $2) : $2 }
+             END { printf "\ntargets: shared links >= 1e7 messages/s, allreduce ring and alltoall pairwise at 256-1024 ranks: %s\n",
+                          (n > 0 && !bad) ? "met" : "MISSED"; exit !(n > 0 && !bad) }' <<<"$rates" | sed '1s/^/rates (messages\/s): /' ||
+            missed=$((missed + 1))
+    fi
 
-    if [ $quick = 0 ]; then
+    if want routed; then
         # Routed machines share along routes (models/links.c): the collectives whose flows crowd the links
         header "1024 ranks on the routed machines (32 nodes x 32), alltoall, allgather, allreduce, 64K, random (skew 1e-4 s), 20 s timeout: reported, no target"
         for pl in cedar thor mist shaheen2; do
             for c in alltoall allgather allreduce; do
+                [[ " ${COLLS[*]} " == *" $c "* ]] || continue
                 for a in $(algs_of "$c"); do
                     cell "routed-$pl" none 20 "$c" "$a" 1024 65536 random --platform "$pl" --ppn 32 || true
                 done
             done
         done
+    fi
+    if want 256; then
         header "256 ranks (generic32x32, 32 x 8) and 16384 ranks (flat shared, a rank per node), 64K, no_delay, 60 s timeout"
         for c in "${COLLS[@]}"; do
             for a in $(algs_of "$c"); do
@@ -181,9 +200,12 @@ if [ $only = 0 ]; then
                 cell 16384 none 60 "$c" "$a" 16384 65536 no_delay "${FLAT[@]}" || true
             done
         done
+    fi
+    if want 2p20; then
         header "2^20 ranks, flat shared (a rank per node), no_delay; target < 60 s and < 16 GiB, 120 s timeout"
         for ca in reduce/binomial reduce/binary reduce/in_order_binary bcast/binomial bcast/binary_tree \
             allreduce/recursive_doubling allreduce/rabenseifner allgather/bruck; do
+            [[ " ${COLLS[*]} " == *" ${ca%/*} "* ]] || continue
             sizes20=(8 65536)
             # Rabenseifner below 2^20 elements is Open MPI's fallback, basic_linear: 8 MiB of doubles is the
             # smallest size at which it is itself
