@@ -228,7 +228,10 @@ static void cell_set(cell_t *c, int reps, double l, double t, const char *status
 
 /* The arrivals of the cell's pattern file, a new reference, read once per study: its cells share a file per
  * pattern and size, which each cell read and parsed again (1,024 lines at 1,024 ranks).  The file's values,
- * so the model evaluates what the file says, as SimGrid's runs read it. */
+ * so the model evaluates what the file says, as SimGrid's runs read it.  Kept up to ARRIVALS_CACHE_BYTES a
+ * study (a tune table at 1,024 ranks: 297 files, 2.4 MB); past that, read for each cell as before (at 2^20
+ * ranks a file is 8 MB, and its parse a small part of an evaluation). */
+#define ARRIVALS_CACHE_BYTES ((gsize)64 << 20)
 static GArray *model_arrivals(ctx_t *x, const cell_t *c, GError **err)
 {
     g_mutex_lock(&x->memo_lock);
@@ -241,8 +244,13 @@ static GArray *model_arrivals(ctx_t *x, const cell_t *c, GError **err)
     g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
     if (!(d = pact_pattern_read(path, x->s->procs, err)))
         return NULL;
+    gsize bytes = (gsize)d->len * sizeof(double);
     g_mutex_lock(&x->memo_lock);
-    g_hash_table_replace(x->arrivals, g_strdup(c->pattern_file), g_array_ref(d));
+    if (x->arrivals_bytes + bytes <= ARRIVALS_CACHE_BYTES &&
+        !g_hash_table_contains(x->arrivals, c->pattern_file)) {
+        g_hash_table_insert(x->arrivals, g_strdup(c->pattern_file), g_array_ref(d));
+        x->arrivals_bytes += bytes;
+    }
     g_mutex_unlock(&x->memo_lock);
     return d;
 }

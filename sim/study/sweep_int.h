@@ -38,6 +38,7 @@ typedef struct {
     GMutex memo_lock;
     GHashTable *memo;
     GHashTable *arrivals; /* the model engine: pattern file -> GArray of its delays, read once (memo_lock) */
+    gsize arrivals_bytes; /* what they hold, up to ARRIVALS_CACHE_BYTES (engines.c) */
 } ctx_t;
 
 /* The cells that share one simulation. */
