@@ -114,7 +114,7 @@ char *pact_sw_pattern_name(const ctx_t *x, const cell_t *c)
                            g_array_index(s->sizes, guint64, c->size), alg);
 }
 
-/* Writes the cell's pattern file (pact_sw_pattern_name) and names it in c->pattern_file. */
+/* Writes the cell's pattern file, c->pattern_file (pact_sw_pattern_name). */
 gboolean pact_sw_write_pattern(ctx_t *x, cell_t *c, GError **err)
 {
     pact_sweep *s = x->s;
@@ -127,7 +127,6 @@ gboolean pact_sw_write_pattern(ctx_t *x, cell_t *c, GError **err)
         memcpy(d, file->data, sizeof(double) * (gsize)P);
     else if (!pact_pattern_gen(shape, P, &po, d, err))
         return FALSE;
-    c->pattern_file = pact_sw_pattern_name(x, c);
     g_autofree char *path = g_build_filename(x->run, c->pattern_file, NULL);
     g_autofree char *comment =
         g_strdup_printf("%s, p=%d, skew %.17g s, seed %" G_GUINT64_FORMAT, shape, P, c->skew_s, s->seed);

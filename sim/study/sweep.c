@@ -435,17 +435,15 @@ static gboolean write_patterns(GPtrArray *batches, int phase, GError **err)
             cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
             if (c->pattern_file)
                 continue;
-            g_autofree char *name = pact_sw_pattern_name(b->x, c);
-            char *key = g_strdup_printf("%s/%s", b->x->run, name);
+            c->pattern_file = pact_sw_pattern_name(b->x, c);
+            char *key = g_strdup_printf("%s/%s", b->x->run, c->pattern_file);
             const double *skew = g_hash_table_lookup(written, key);
             if (skew && memcmp(skew, &c->skew_s, sizeof(double))) {
                 g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
                             "%s: two skews for one pattern file (%.17g and %.17g s): a defect of pact", key,
                             *skew, c->skew_s);
                 ok = FALSE;
-            } else if (skew) {
-                c->pattern_file = g_steal_pointer(&name);
-            } else if ((ok = pact_sw_write_pattern(b->x, c, err))) {
+            } else if (!skew && (ok = pact_sw_write_pattern(b->x, c, err))) {
                 g_hash_table_insert(written, key, g_memdup2(&c->skew_s, sizeof(double)));
                 key = NULL;
             }
