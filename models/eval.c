@@ -486,9 +486,10 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * the local sharing (its answers to the bit); 2, each local sharing checked against the whole one, an
  * evaluation failing where they differ by more than 1e-9.  PACT_MODEL_COMP_KEEP=0 (links.c, comp_kept): a
  * whole sharing walks its component every time.  PACT_MODEL_SHARE_DENSE=0 (links.c, share_dense): one switch
- * of at most DENSE_NODES nodes shared whole by share_whole's lists.  The last two give the same answers to
- * the bit.  For the tests. */
-static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, GError **err)
+ * of at most DENSE_NODES nodes shared whole by share_whole's lists.  PACT_MODEL_CE_FLAT (links.c,
+ * ce_schedule): 0, the class ends always in a heap; 2, always in no order.  The last three give the same
+ * answers to the bit.  For the tests. */
+static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, GError **err)
 {
     return digit_env("PACT_MODEL_SHARE_LOCAL", 2,
                      "0 (never), 1 (where it can) or 2 (and checked against the whole sharing)", share_local,
@@ -496,14 +497,16 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, GE
            digit_env("PACT_MODEL_COMP_KEEP", 1, "0 (walk each component again) or 1 (keep it while it lasts)",
                      comp_keep, err) &&
            digit_env("PACT_MODEL_SHARE_DENSE", 1, "0 (by lists) or 1 (by bit masks, up to 64 nodes)",
-                     share_dense, err);
+                     share_dense, err) &&
+           digit_env("PACT_MODEL_CE_FLAT", 2,
+                     "0 (class ends always in a heap), 1 (flat while many) or 2 (always flat)", ce_flat, err);
 }
 
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    int l = 1, k = 1, d = 1;
-    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, err);
+    int l = 1, k = 1, d = 1, f = 1;
+    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -524,9 +527,11 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .share_local = 1,
                  .comp_keep = 1,
                  .share_dense = 1};
+    int ce_flat = 1;
     if (!fill_scan_env(&x->fill_scan, err) ||
-        !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, err))
+        !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, &ce_flat, err))
         return FALSE;
+    w->ce_flat_on = ce_flat == 0 ? UINT32_MAX : ce_flat == 2 ? 0 : CE_FLAT_ON;
     w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
         if (P % x->ppn) {
@@ -583,6 +588,8 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     for (uint32_t f = w->nfl; f-- > 0;)
         flow_free(w, f);
     w->ncend = 0;
+    w->ce_flat = 0;
+    w->ce_min = NONE;
     w->cfree = NONE;
     for (uint32_t c = w->ncl; c-- > 0;) {
         w->cl[c].e[0].next = w->cfree;

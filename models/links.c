@@ -126,42 +126,104 @@ static void ce_down(pact_model_eval *w, uint32_t i)
     ce_set(w, i, &e);
 }
 
+/* Entry i of the flat class ends becomes e: the least entry stays known where it can (this entry, lower than
+ * it was, or another that this one does not pass). */
+static inline void ce_flat_set(pact_model_eval *w, uint32_t i, const ce_ent *e)
+{
+    if (w->ce_min == i) {
+        if (!ce_before(e, &w->cend[i]))
+            w->ce_min = NONE;
+    } else if (w->ce_min != NONE && ce_before(e, &w->cend[w->ce_min])) {
+        w->ce_min = i;
+    }
+    w->cend[i] = *e;
+}
+
 /* Class c ends at t (its first flow, receive rcv): scheduled as an event in the queue, which is cheap where
  * many end at one instant (a million flows at 2^20 ranks); moved, in the heap of class ends, where its end
  * moves again and again (linear alltoall under random arrivals: 23.6 million events for a million messages
- * when each move was a new event). */
-static gboolean ce_schedule(pact_model_eval *w, uint32_t c, double t, uint32_t rcv)
+ * when each move was a new event).  The heap goes flat from w->ce_flat_on entries (CE_FLAT_ON). */
+static __attribute__((noinline)) gboolean ce_schedule_heap(pact_model_eval *w, uint32_t c, double t,
+                                                           uint32_t rcv)
 {
     fclass *k = &w->cl[c];
     if (k->where == 0) {
         k->where = 1;
         return ev_push(w, t, EV_CLASS_END, c, k->ver, rcv);
     }
+    const ce_ent e = {t, ((uint64_t)ev_class[EV_CLASS_END] << 56) | rcv, c};
     uint32_t i;
     if (k->where == 1) { /* its event in the queue is void from now on */
         k->ver++;
         k->where = 2;
         i = w->ncend++;
-        w->cend[i].c = c;
         w->chpos[c] = i;
+        if (w->ce_flat) {
+            w->cend[i] = e;
+            if (w->ce_min != NONE && ce_before(&e, &w->cend[w->ce_min]))
+                w->ce_min = i;
+            return TRUE;
+        }
     } else {
         i = w->chpos[c];
     }
-    w->cend[i].t = t;
-    w->cend[i].k = ((uint64_t)ev_class[EV_CLASS_END] << 56) | rcv;
+    w->cend[i] = e;
     ce_up(w, i);
     ce_down(w, w->chpos[c]);
+    if (w->ncend >= w->ce_flat_on) { /* flat from here: the heap's least is its first */
+        w->ce_flat = 1;
+        w->ce_min = 0;
+    }
     return TRUE;
+}
+
+/* The same, inline where the class's end moves among the flat ones (linear alltoall: 22.6 million times a
+ * cell). */
+static inline gboolean ce_schedule(pact_model_eval *w, uint32_t c, double t, uint32_t rcv)
+{
+    if (!w->ce_flat || w->cl[c].where != 2)
+        return ce_schedule_heap(w, c, t, rcv);
+    const ce_ent e = {t, ((uint64_t)ev_class[EV_CLASS_END] << 56) | rcv, c};
+    ce_flat_set(w, w->chpos[c], &e);
+    return TRUE;
+}
+
+/* The least entry, by a scan whose branch is rarely taken (a running least moves about ln n times in n
+ * entries in no order). */
+void pact_ev_class_scan(pact_model_eval *w)
+{
+    const ce_ent *e = w->cend;
+    double m = e[0].t;
+    uint32_t b = 0;
+    for (uint32_t i = 1, n = w->ncend; i < n; i++)
+        if (__builtin_expect(e[i].t <= m, 0) && (e[i].t < m || e[i].k < e[b].k)) {
+            m = e[i].t;
+            b = i;
+        }
+    w->ce_min = b;
 }
 
 void pact_ev_class_pop(pact_model_eval *w)
 {
-    uint32_t c = w->cend[0].c;
+    uint32_t i = 0;
+    if (w->ce_flat) {
+        if (w->ce_min == NONE)
+            pact_ev_class_scan(w);
+        i = w->ce_min;
+        w->ce_min = NONE;
+    }
+    uint32_t c = w->cend[i].c;
     w->chpos[c] = NONE;
     w->cl[c].where = 0;
-    if (--w->ncend > 0) {
-        ce_set(w, 0, &w->cend[w->ncend]);
-        ce_down(w, 0);
+    if (--w->ncend > i)
+        ce_set(w, i, &w->cend[w->ncend]);
+    if (!w->ce_flat) {
+        if (w->ncend > 0)
+            ce_down(w, 0);
+    } else if (w->ncend < w->ce_flat_on / 4) { /* few again: a heap (Floyd's), built in place */
+        w->ce_flat = 0;
+        for (uint32_t k = w->ncend / 2; k-- > 0;)
+            ce_down(w, k);
     }
 }
 

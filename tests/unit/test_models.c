@@ -837,6 +837,69 @@ static void test_event_queue(void)
     g_rand_free(rng);
 }
 
+static int key_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One instant of many events (queue.c, sort_cur): a radix sort on the keys past 48, skipping the bits no key
+ * differs in, and nothing where they came in order already.  Bursts of keys in no order, ascending,
+ * descending, with duplicates, differing in low bits, in high bits only, and across event classes, each
+ * popped in order of key against a sorted copy. */
+static void test_event_queue_instant(void)
+{
+    GRand *rng = g_rand_new_with_seed(23);
+    evq q;
+    memset(&q, 0, sizeof(q));
+    const size_t sizes[] = {47, 48, 300, 5000, 40000};
+    for (size_t si = 0; si < G_N_ELEMENTS(sizes); si++)
+        for (int form = 0; form < 6; form++) {
+            size_t n = sizes[si];
+            uint64_t *want = g_new(uint64_t, n);
+            evq_reset(&q);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t k;
+                uint8_t type = EV_START;
+                switch (form) {
+                case 0: /* no order */
+                    k = (uint64_t)g_rand_int(rng) << 8 | (uint64_t)g_rand_int_range(rng, 0, 256);
+                    break;
+                case 1: /* ascending */
+                    k = 3 * i + 7;
+                    break;
+                case 2: /* descending */
+                    k = 5 * (n - i);
+                    break;
+                case 3: /* duplicates among a few values */
+                    k = (uint64_t)g_rand_int_range(rng, 0, 5);
+                    break;
+                case 4: /* only bits 30 to 52 differ */
+                    k = ((uint64_t)g_rand_int_range(rng, 0, 1 << 22) << 30) | 0x155;
+                    break;
+                default: /* several classes, a rank each */
+                    type = (uint8_t)g_rand_int_range(rng, 0, EV_SHARE + 1);
+                    k = (uint64_t)g_rand_int_range(rng, 0, 1 << 20);
+                }
+                g_assert_true(evq_push(&q, 1e-3, type, (uint32_t)i, 0, k));
+                want[i] = ((uint64_t)ev_class[type] << 56) | k;
+            }
+            qsort(want, n, sizeof(uint64_t), key_cmp);
+            event e;
+            for (size_t i = 0; i < n; i++) {
+                g_assert_true(evq_pop(&q, &e));
+                if (e.key != want[i])
+                    g_error("%zu events, form %d: pop %zu has key %#" G_GINT64_MODIFIER
+                            "x, want %#" G_GINT64_MODIFIER "x",
+                            n, form, i, e.key, want[i]);
+            }
+            g_assert_false(evq_pop(&q, &e));
+            g_free(want);
+        }
+    evq_free(&q);
+    g_rand_free(rng);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -852,6 +915,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/routes", test_routes);
     g_test_add_func("/models/many-ranks", test_many_ranks);
     g_test_add_func("/models/event-queue", test_event_queue);
+    g_test_add_func("/models/event-queue-instant", test_event_queue_instant);
     g_test_add_func("/models/ready-queue", test_ready_queue);
     g_test_add_func("/models/bound", test_bound);
     g_test_add_func("/models/digest", test_digest);
