@@ -487,9 +487,11 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * evaluation failing where they differ by more than 1e-9.  PACT_MODEL_COMP_KEEP=0 (links.c, comp_kept): a
  * whole sharing walks its component every time.  PACT_MODEL_SHARE_DENSE=0 (links.c, share_dense): one switch
  * of at most DENSE_NODES nodes shared whole by share_whole's lists.  PACT_MODEL_CE_FLAT (links.c,
- * ce_schedule): 0, the class ends always in a heap; 2, always in no order.  The last three give the same
- * answers to the bit.  For the tests. */
-static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, GError **err)
+ * ce_schedule): 0, the class ends always in a heap; 2, always in no order.  PACT_MODEL_SHARE_ISOLATED=0
+ * (links.c, share_isolated): classes alone on their links shared by share_local's passes.  The last four give
+ * the same answers to the bit.  For the tests. */
+static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, int *isolated,
+                          GError **err)
 {
     return digit_env("PACT_MODEL_SHARE_LOCAL", 2,
                      "0 (never), 1 (where it can) or 2 (and checked against the whole sharing)", share_local,
@@ -499,14 +501,17 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, in
            digit_env("PACT_MODEL_SHARE_DENSE", 1, "0 (by lists) or 1 (by bit masks, up to 64 nodes)",
                      share_dense, err) &&
            digit_env("PACT_MODEL_CE_FLAT", 2,
-                     "0 (class ends always in a heap), 1 (flat while many) or 2 (always flat)", ce_flat, err);
+                     "0 (class ends always in a heap), 1 (flat while many) or 2 (always flat)", ce_flat,
+                     err) &&
+           digit_env("PACT_MODEL_SHARE_ISOLATED", 1,
+                     "0 (never) or 1 (where every class is alone on its links)", isolated, err);
 }
 
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    int l = 1, k = 1, d = 1, f = 1;
-    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, err);
+    int l = 1, k = 1, d = 1, f = 1, i = 1;
+    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -526,10 +531,11 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .fill_scan = FILL_SCAN,
                  .share_local = 1,
                  .comp_keep = 1,
-                 .share_dense = 1};
+                 .share_dense = 1,
+                 .share_isolated = 1};
     int ce_flat = 1;
     if (!fill_scan_env(&x->fill_scan, err) ||
-        !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, &ce_flat, err))
+        !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, &ce_flat, &x->share_isolated, err))
         return FALSE;
     w->ce_flat_on = ce_flat == 0 ? UINT32_MAX : ce_flat == 2 ? 0 : CE_FLAT_ON;
     w->rt = NULL;

@@ -401,6 +401,8 @@ typedef struct {
     int comp_keep; /* links.c: a whole sharing reuses the component kept (PACT_MODEL_COMP_KEEP) */
     int share_dense; /* links.c: one switch of at most DENSE_NODES nodes shared whole by share_dense
                       * (PACT_MODEL_SHARE_DENSE=0: never) */
+    int share_isolated; /* links.c: classes alone on their links shared without share_local's passes
+                         * (PACT_MODEL_SHARE_ISOLATED=0: never) */
     size_t nshare_local, nshare_whole;
     double share_diff, share_diff_t; /* PACT_MODEL_SHARE_LOCAL=2: the largest relative difference, and when */
 } sim_t;

@@ -817,6 +817,53 @@ static int comp_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *nl, 
     return 1;
 }
 
+/* The sharing of this instant where every class through a touched link is alone on each of its links (at 2^20
+ * ranks in lockstep, a flow per node link): each class's rate is its least link's capacity over its weight,
+ * that link (the least index among equal keys) its bottleneck, with share_local's arithmetic (the same keys,
+ * cap0 / (iw n), the same least), without its passes over the component; 0 where some class is not alone. */
+static int share_isolated(sim_t *x, double now)
+{
+    pact_model_eval *w = x->w;
+    for (uint32_t i = 0; i < w->ndirty; i++) {
+        const slink *L = &w->lk[w->dirty[i]];
+        if (L->nc > 1)
+            return 0;
+        if (L->nc == 1) {
+            const fclass *c = &w->cl[ENTRY_CLASS(L->head)];
+            for (uint32_t k = 0; k < c->nl; k++)
+                if (w->lk[c->e[k].l].nc != 1)
+                    return 0;
+        }
+    }
+    const uint32_t st = next_stamp(w);
+    const int unit = !x->rt;
+    for (uint32_t i = 0; i < w->ndirty; i++) {
+        const slink *L = &w->lk[w->dirty[i]];
+        if (L->nc == 0)
+            continue;
+        const uint32_t ci = ENTRY_CLASS(L->head);
+        fclass *c = &w->cl[ci];
+        if (c->mark == st) /* its other link came first */
+            continue;
+        c->mark = st;
+        advance_v(c, now);
+        const double wt = c->iw * c->n;
+        double best = INFINITY;
+        uint32_t bl = NONE;
+        for (uint32_t k = 0; k < c->nl; k++) {
+            const uint32_t l = c->e[k].l;
+            const double key = w->lk[l].cap0 / wt;
+            if (key < best || (key == best && l < bl)) {
+                best = key;
+                bl = l;
+            }
+        }
+        c->bn = bl;
+        apply_one(x, ci, unit ? best : best * c->iw, now);
+    }
+    return 1;
+}
+
 static int share_local(sim_t *x, double now)
 {
     pact_model_eval *w = x->w;
@@ -1090,7 +1137,7 @@ void pact_ev_share(sim_t *x, double now)
 {
     pact_model_eval *w = x->w;
     w->share_pending = 0;
-    if (x->share_local && share_local(x, now)) {
+    if (x->share_local && ((x->share_isolated && share_isolated(x, now)) || share_local(x, now))) {
         x->nshare_local++;
         if (x->share_local == 2)
             share_whole(x, now, 1);

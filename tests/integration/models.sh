@@ -402,6 +402,38 @@ model_ce_flat() {
 }
 check "model engine: class ends kept flat give the heap's answers (PACT_MODEL_CE_FLAT=0)" model_ce_flat
 
+# Where every class through the links touched at an instant is alone on each of its links (one rank per node
+# in lockstep), the sharing gives each its least link's capacity over its flows without the local sharing's
+# passes (models/links.c, share_isolated): byte for byte the local sharing's answers
+# (PACT_MODEL_SHARE_ISOLATED=0) on mx-a, mx-c and mx-d, and on 12 algorithms of five collectives on a flat
+# switch (a rank per node; 4096 ranks, 512 for the P^2-message ones) without delay, under random and under
+# ascending arrivals.  A bad value is refused.
+model_share_isolated() {
+    local i c sh
+    for i in 0 1; do
+        PACT_MODEL_SHARE_ISOLATED=$i PACT=$PACT bash scripts/model-exact.sh -o "$TMP/iso-$i" --sets mx-a,mx-c,mx-d \
+            >/dev/null || return 1
+        for c in "4096 allreduce recursive_doubling,rabenseifner 64K" "4096 allgather bruck,recursive_doubling 1K" \
+            "4096 bcast binomial,scatter_allgather 64K" "4096 reduce_scatter recursive_halving 64K" \
+            "512 allreduce ring 64K" "512 alltoall pairwise,modified_bruck 1K" "512 reduce_scatter ring 64K" \
+            "512 allgather ring 1K"; do
+            # shellcheck disable=SC2086 # the cell's four words
+            set -- $c
+            for sh in no_delay random ascending; do
+                PACT_MODEL_SHARE_ISOLATED=$i $PACT model predict --coll "$2" --alg "$3" -P "$1" -m "$4" --net shared \
+                    --alpha 2e-6 --beta 8e-10 --gamma 2e-10 --shape $sh --skew 1e-4 --format csv || return 1
+            done
+        done >"$TMP/iso-$i.csv"
+    done
+    [ "$(grep -c ",ok$" "$TMP/iso-1.csv")" = 36 ] && cmp "$TMP/iso-0.csv" "$TMP/iso-1.csv" || return 1
+    for n in mx-a mx-c mx-d; do
+        cmp "$TMP/iso-0/$n/results.csv" "$TMP/iso-1/$n/results.csv" || return 1
+    done
+    bad_model_env PACT_MODEL_SHARE_ISOLATED=2 "PACT_MODEL_SHARE_ISOLATED=2: not 0"
+}
+check "model engine: classes alone on their links give the local sharing's answers (PACT_MODEL_SHARE_ISOLATED=0)" \
+    model_share_isolated
+
 # predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
 # are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
 predict_shape() {
