@@ -158,10 +158,8 @@ static __attribute__((noinline)) gboolean ce_schedule_heap(pact_model_eval *w, u
         k->where = 2;
         i = w->ncend++;
         w->chpos[c] = i;
-        if (w->ce_flat) {
-            w->cend[i] = e;
-            if (w->ce_min != NONE && ce_before(&e, &w->cend[w->ce_min]))
-                w->ce_min = i;
+        if (w->ce_flat) { /* past the others: the least known stays, or it is this one */
+            ce_flat_set(w, i, &e);
             return TRUE;
         }
     } else {
