@@ -5,7 +5,7 @@
 PACT=build/bin/pact
 BENCH_SMPI=$PWD/build/bin/pact-bench-smpi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-TMP=$(mktemp -d /tmp/pact-it-XXXXXX)
+TMP=$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-it-XXXXXX")
 
 # smpi_matrix P COUNTS [pact-bench options]: algorithms x counts x dtypes x ops x roots x in place against
 # SMPI's own collectives, on generic32x32.  SMPI's default allgather takes ~60x longer to simulate than any

@@ -1,6 +1,6 @@
 # tests/integration/layout.sh - the layout rules (DESIGN.md "Layout"): includes point only down, rank code uses
 # no GLib and host code no MPI, no include cycle (scripts/layering.sh).  Sourced by tests/run-all.sh.
-TMP=${TMP:-$(mktemp -d /tmp/pact-it-XXXXXX)}
+TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-it-XXXXXX")}
 layering_tree() {
     bash scripts/layering.sh
 }

@@ -6,7 +6,7 @@ PASSED=0
 export MPICH_YIELD=$PWD/build/tests/ucx-yield.so
 FAILED=0
 FAILED_NAMES=()
-TEST_LOG_DIR=${TEST_LOG_DIR:-$(mktemp -d /tmp/pact-tests-XXXXXX)}
+TEST_LOG_DIR=${TEST_LOG_DIR:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-tests-XXXXXX")}
 
 check() {
     local name=$1; shift

@@ -11,7 +11,7 @@ if ! declare -F check >/dev/null; then
     LIBPACT_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}
-TMP=${TMP:-$(mktemp -d /tmp/pact-libpact-XXXXXX)}
+TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-libpact-XXXXXX")}
 LP_OMPI=$PWD/build/lib/libpact-ompi.so
 LP_MPICH=$PWD/build/lib/libpact-mpich.so
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -8,7 +8,7 @@ if ! declare -F check >/dev/null; then
     MODELS_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}
-TMP=${TMP:-$(mktemp -d /tmp/pact-models-XXXXXX)}
+TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-models-XXXXXX")}
 zeros() { for ((i = 0; i < $1; i++)); do echo 0; done; }
 
 # Ring, Rabenseifner and recursive-doubling allreduce simulated on a flat platform with Shaheen-II's values

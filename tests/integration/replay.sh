@@ -7,7 +7,7 @@ if ! declare -F check >/dev/null; then
     REPLAY_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}
-TMP=${TMP:-$(mktemp -d /tmp/pact-replay-XXXXXX)}
+TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-replay-XXXXXX")}
 
 # replay_vs_smpi NODES PPN ROOT: every algorithm of every collective on generic32x32, root ROOT, 8 B and
 # 64 KiB, no delay, the last rank late by 100 us and random delays up to 100 us, gamma of the platform, two

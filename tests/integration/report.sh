@@ -9,7 +9,7 @@ if ! declare -F check >/dev/null; then
     REPORT_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}
-TMP=${TMP:-$(mktemp -d /tmp/pact-report-XXXXXX)}
+TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-report-XXXXXX")}
 SMALL=tests/data/report-small.csv
 
 # One study's part of a summary: from its "== COLL on" line to the next study.

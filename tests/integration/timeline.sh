@@ -11,7 +11,7 @@ if ! declare -F check >/dev/null; then
     TIMELINE_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}
-TMP=${TMP:-$(mktemp -d /tmp/pact-timeline-XXXXXX)}
+TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-timeline-XXXXXX")}
 mkdir -p "$TMP/tl"
 
 # tl_same COLL ALGS SIZE PATTERN SKEW NODES PPN: pact sim --engine model's d^ and d* for each algorithm, and

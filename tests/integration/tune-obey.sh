@@ -11,7 +11,7 @@ if ! declare -F check >/dev/null; then
     OBEY_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}
-TMP=${TMP:-$(mktemp -d /tmp/pact-obey-XXXXXX)}
+TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-obey-XXXXXX")}
 export OBSERVE_BUILD=${OBSERVE_BUILD:-build/observe}
 OBEY_COLLS=allreduce,reduce,bcast,alltoall,allgather,barrier
 

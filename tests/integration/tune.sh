@@ -10,7 +10,7 @@ if ! declare -F check >/dev/null; then
     TUNE_ALONE=1
 fi
 PACT=${PACT:-build/bin/pact}
-TMP=${TMP:-$(mktemp -d /tmp/pact-tune-XXXXXX)}
+TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-tune-XXXXXX")}
 TUNE_GRID=(--platform generic32x32 --nodes 1,2 --ppn 4 --sizes 8,64,512,4K,32K,256K
     --patterns no_delay,ascending,last_delayed,random,half_delayed --no-figures -q)
 
