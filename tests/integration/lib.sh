@@ -1,5 +1,6 @@
 # tests/integration/lib.sh - a tiny harness: `check NAME CMD...` runs CMD, records pass or fail, shows the output of
-# failures; `finish` prints "N passed, N failed" and sets the exit status.
+# failures (`check_par`: the same, beside other such checks); `finish` prints "N passed, N failed" and sets the
+# exit status.
 PASSED=0
 # Preloaded into every MPICH rank the tests start (-genv LD_PRELOAD): MPICH's ranks poll while they wait,
 # and on 2 cores a rank that waits would spin out the time slice of the one it waits for (see the file).
@@ -8,19 +9,102 @@ FAILED=0
 FAILED_NAMES=()
 TEST_LOG_DIR=${TEST_LOG_DIR:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-tests-XXXXXX")}
 
-check() {
-    local name=$1; shift
-    local log="$TEST_LOG_DIR/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
-    local t0=$SECONDS
-    if "$@" >"$log" 2>&1; then
+check_log() { echo "$TEST_LOG_DIR/$(echo "$1" | tr -c 'A-Za-z0-9_.-' '_').log"; }
+
+# check_result NAME STATUS SECONDS: counts and prints one check's outcome.
+check_result() {
+    if [ "$2" -eq 0 ]; then
         PASSED=$((PASSED + 1))
-        printf 'PASS %-60s %4ss\n' "$name" "$((SECONDS - t0))"
+        printf 'PASS %-60s %4ss\n' "$1" "$3"
     else
         FAILED=$((FAILED + 1))
-        FAILED_NAMES+=("$name")
-        printf 'FAIL %-60s %4ss\n' "$name" "$((SECONDS - t0))"
-        tail -n 30 "$log" | sed 's/^/    | /'
+        FAILED_NAMES+=("$1")
+        printf 'FAIL %-60s %4ss\n' "$1" "$3"
+        tail -n 30 "$(check_log "$1")" | sed 's/^/    | /'
     fi
+}
+
+check() {
+    check_wait
+    local name=$1; shift
+    local t0=$SECONDS st=0
+    "$@" >"$(check_log "$name")" 2>&1 || st=$?
+    check_result "$name" "$st" "$((SECONDS - t0))"
+}
+
+# check_par NAME CMD...: check, run beside others up to PACT_TEST_JOBS at once (default: the cores), for
+# checks that each keep one core busy (an SMPI simulation is one process) and share nothing but read-only
+# files; a slot goes to the next as soon as any ends, and their outcomes print in the order they were started,
+# as they can (all by the next check, check_wait or finish).
+PAR_JOBS=${PACT_TEST_JOBS:-$(nproc)}
+if ! [[ $PAR_JOBS =~ ^[1-9][0-9]{0,2}$ ]]; then
+    echo "tests: environment variable PACT_TEST_JOBS=$PAR_JOBS: not a number of checks at once (1-999)" >&2
+    exit 2
+fi
+PAR_PIDS=()  # started, not printed yet, in order
+PAR_NAMES=()
+declare -A PAR_ST=() # pid -> exit status, once it ended
+PAR_RUNNING=0
+check_par() {
+    local name=$1; shift
+    while [ "$PAR_RUNNING" -ge "$PAR_JOBS" ]; do
+        par_wait_any
+    done
+    local log
+    log=$(check_log "$name")
+    (
+        t0=$SECONDS
+        "$@" >"$log" 2>&1
+        st=$?
+        echo $((SECONDS - t0)) >"$log.seconds"
+        exit $st
+    ) &
+    PAR_PIDS+=($!)
+    PAR_NAMES+=("$name")
+    PAR_RUNNING=$((PAR_RUNNING + 1))
+}
+
+# One check_par ends (whichever first); those at the head of the order that have ended are printed.
+par_wait_any() {
+    local pid="" st=0
+    wait -n -p pid || st=$?
+    if [ -z "$pid" ]; then # no child left to wait for: each of ours fails as it is waited for
+        check_wait
+        return 0
+    fi
+    local p
+    for p in "${PAR_PIDS[@]}"; do
+        if [ "$p" = "$pid" ]; then
+            PAR_ST[$pid]=$st
+            PAR_RUNNING=$((PAR_RUNNING - 1))
+        fi
+    done
+    par_print
+}
+
+par_print() {
+    while [ ${#PAR_PIDS[@]} -gt 0 ] && [ -n "${PAR_ST[${PAR_PIDS[0]}]+x}" ]; do
+        local log
+        log=$(check_log "${PAR_NAMES[0]}")
+        check_result "${PAR_NAMES[0]}" "${PAR_ST[${PAR_PIDS[0]}]}" "$(cat "$log.seconds" 2>/dev/null || echo '?')"
+        rm -f "$log.seconds"
+        unset "PAR_ST[${PAR_PIDS[0]}]"
+        PAR_PIDS=("${PAR_PIDS[@]:1}")
+        PAR_NAMES=("${PAR_NAMES[@]:1}")
+    done
+}
+
+check_wait() {
+    local p st
+    for p in "${PAR_PIDS[@]}"; do
+        if [ -z "${PAR_ST[$p]+x}" ]; then
+            st=0
+            wait "$p" || st=$?
+            PAR_ST[$p]=$st
+        fi
+    done
+    PAR_RUNNING=0
+    par_print
 }
 
 # bad_file WANT CMD...: exit 2 and a message that contains WANT (file:line for files); callers check that
@@ -34,6 +118,7 @@ bad_file() {
 }
 
 finish() {
+    check_wait
     echo
     if [ "$FAILED" -gt 0 ]; then
         printf 'failed: %s\n' "${FAILED_NAMES[@]}"
