@@ -139,6 +139,7 @@ typedef struct {
     size_t nsend;
     int32_t *csrc, *ctag; /* channel c: its source and tag (its destination is the rank it is listed under) */
     uint32_t *cfirst;     /* P + 1: rank r's channels are cfirst[r] .. */
+    uint32_t *ccur;       /* P: per destination, its first channel from a source not passed yet */
     uint32_t *sfirst;     /* P + 1: rank r's sends are sends[sfirst[r]] .. (read no operation to find it) */
     uint32_t *crecv;      /* receives per channel */
     msg_key *keys;        /* one rank's receives */
@@ -486,12 +487,24 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     for (int r = 0; r < P; r++)
         for (size_t c = p.cfirst[r]; c < p.cfirst[r + 1]; c++)
             s->ch[c] = (schan){0, p.csrc[c], r};
+    /* A destination's channels are in order of source, and the sends come in order of source too: a cursor
+     * per destination passes the channels of the sources done, and a send finds its channel at the cursor,
+     * or by a binary search from it among its source's tags (pairwise alltoall at 1024 ranks: a search of
+     * ten steps from the first channel, for each of a million sends, was a third of preparing). */
+    if (!(p.ccur = malloc((size_t)P * sizeof(uint32_t))))
+        goto oom;
+    memcpy(p.ccur, p.cfirst, (size_t)P * sizeof(uint32_t));
     int src = 0;
     for (size_t k = 0; k < p.nsend; k++) {
         while (k >= p.sfirst[src + 1])
             src++;
         const msg_key *q = &p.sends[k];
-        size_t lo = p.cfirst[q->peer], hi = p.cfirst[q->peer + 1];
+        size_t lo = p.ccur[q->peer], hi = p.cfirst[q->peer + 1];
+        while (lo < hi && p.csrc[lo] < src)
+            lo++;
+        p.ccur[q->peer] = (uint32_t)lo;
+        if (lo < hi && p.csrc[lo] == src && p.ctag[lo] == q->tag)
+            hi = lo;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
             if (p.csrc[mid] < src || (p.csrc[mid] == src && p.ctag[mid] < q->tag))
@@ -538,6 +551,7 @@ out:
     free(p.csrc);
     free(p.ctag);
     free(p.cfirst);
+    free(p.ccur);
     free(p.sfirst);
     free(p.crecv);
     free(p.keys);
