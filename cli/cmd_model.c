@@ -287,6 +287,24 @@ static int predict(predict_opts *o)
     }
     if (o->platform && !(plat = pact_platform_get(o->platform, &err)))
         goto fail;
+    if (plat) { /* the ranks on the platform's nodes and cores, as pact sim places them */
+        int ppn = o->ppn > 1 ? o->ppn : 1, cores = plat->sockets * plat->cores_per_socket;
+        if (ppn > cores) {
+            fprintf(stderr, "pact model predict: --ppn %d: %s has %d cores per node (%s)\n", ppn, plat->name,
+                    cores, plat->file ? plat->file : "built in");
+            goto out;
+        }
+        if (o->P / ppn > plat->nodes) {
+            int least = (o->P + plat->nodes - 1) / plat->nodes;
+            g_autofree char *hint = least <= cores ? g_strdup_printf("--ppn %d to %d", least, cores)
+                                                   : g_strdup_printf("at most %d ranks (%d x %d)",
+                                                                     plat->nodes * cores, plat->nodes, cores);
+            fprintf(stderr, "pact model predict: -P %d at --ppn %d needs %d nodes: %s has %d (%s): %s\n",
+                    o->P, ppn, o->P / ppn, plat->name, plat->nodes, plat->file ? plat->file : "built in",
+                    hint);
+            goto out;
+        }
+    }
     if (o->params) {
         if (!pact_model_fit_read(o->params, &fit, &err))
             goto fail;

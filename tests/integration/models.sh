@@ -222,6 +222,13 @@ check "bad model input: unknown --dtype" bad_model "dtype long: expected char, i
     --coll bcast --alg binomial -P 4 -m 8 --dtype long --platform generic32x32
 check "bad model input: -m not whole --dtype elements" bad_model "m 10 is not a whole number of int elements" \
     predict --coll bcast --alg binomial -P 4 -m 10 --dtype int --platform generic32x32
+# More ranks than the platform places (pact sim refuses the same): 64 ranks one per node on 32 nodes had been
+# evaluated on a 64-node switch that generic32x32 does not have, and 1024 of them took hours (linear alltoall)
+check "bad model input: more nodes than the platform" bad_model \
+    "P 64 at --ppn 1 needs 64 nodes: generic32x32 has 32" predict --coll alltoall --alg linear -P 64 -m 8 \
+    --platform generic32x32
+check "bad model input: more ranks per node than cores" bad_model "ppn 64: generic32x32 has 32 cores per node" \
+    predict --coll alltoall --alg linear -P 128 --ppn 64 -m 8 --platform generic32x32
 # MPICH's scatter + recursive doubling bcast at 8 B on 256 ranks: on doubles its byte blocks split an element
 # (skipped, saying why); on chars it is evaluated as MPICH runs it, blocks of one byte and 248 ranks with none,
 # slower than binomial (Open MPI's scatter_allgather switches to basic_linear there, faster than both)
