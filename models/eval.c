@@ -35,10 +35,10 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->cfix,  w->chpos, w->cunfixed, w->wo,     w->heap,  w->comp,  w->rs,
-                 w->wakes, w->exit,  w->spf,      w->rpf,    w->nsr,   w->mslot, w->fl,
-                 w->cl,    w->lk,    w->comp_l,   w->comp_c, w->dirty, w->lheap, w->cend,
-                 w->rec,   w->csort, w->lkey,     w->lbt,    w->chb,   w->ccsr,  w->pstart};
+    void *p[] = {w->cfix,   w->chpos,  w->cunfixed, w->wo,     w->heap,  w->comp, w->rs,    w->wakes,
+                 w->exit,   w->spf,    w->rpf,      w->nsr,    w->mslot, w->fl,   w->cl,    w->lk,
+                 w->comp_l, w->comp_c, w->dirty,    w->lheap,  w->cend,  w->rec,  w->csort, w->lkey,
+                 w->lbt,    w->chb,    w->ccsr,     w->pstart, w->bused, w->btop, w->bok};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     evq_free(&w->q);
@@ -109,6 +109,9 @@ static gboolean reserve_links(pact_model_eval *w, uint32_t links)
         GROW(lheap, c);
         GROW(pstart, c);
         GROW(lkey, c);
+        GROW(bused, c);
+        GROW(btop, c);
+        GROW(bok, c);
         GROW(dirty, c);
         if (ok)
             w->cap_links = c;
@@ -488,10 +491,12 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * whole sharing walks its component every time.  PACT_MODEL_SHARE_DENSE=0 (links.c, share_dense): one switch
  * of at most DENSE_NODES nodes shared whole by share_whole's lists.  PACT_MODEL_CE_FLAT (links.c,
  * ce_schedule): 0, the class ends always in a heap; 2, always in no order.  PACT_MODEL_SHARE_ISOLATED=0
- * (links.c, share_isolated): classes alone on their links shared by share_local's passes.  The last four give
- * the same answers to the bit.  For the tests. */
+ * (links.c, share_isolated): classes alone on their links shared by share_local's passes.
+ * PACT_MODEL_SHARE_MEMO (links.c, is_bottleneck_memo): 0, each check walks its link's list; 2, each link's
+ * sums taken once a round in every local sharing.  The last five give the same answers to the bit.  For the
+ * tests. */
 static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, int *isolated,
-                          GError **err)
+                          int *memo, GError **err)
 {
     return digit_env("PACT_MODEL_SHARE_LOCAL", 2,
                      "0 (never), 1 (where it can) or 2 (and checked against the whole sharing)", share_local,
@@ -504,14 +509,18 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, in
                      "0 (class ends always in a heap), 1 (flat while many) or 2 (always flat)", ce_flat,
                      err) &&
            digit_env("PACT_MODEL_SHARE_ISOLATED", 1,
-                     "0 (never) or 1 (where every class is alone on its links)", isolated, err);
+                     "0 (never) or 1 (where every class is alone on its links)", isolated, err) &&
+           digit_env(
+               "PACT_MODEL_SHARE_MEMO", 2,
+               "0 (walk a link's list at each check), 1 (its sums once, where many links) or 2 (always)",
+               memo, err);
 }
 
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    int l = 1, k = 1, d = 1, f = 1, i = 1;
-    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, err);
+    int l = 1, k = 1, d = 1, f = 1, i = 1, m = 1;
+    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, &m, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -532,12 +541,14 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .share_local = 1,
                  .comp_keep = 1,
                  .share_dense = 1,
-                 .share_isolated = 1};
+                 .share_isolated = 1,
+                 .share_memo = 1};
     int ce_flat = 1;
-    if (!fill_scan_env(&x->fill_scan, err) ||
-        !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, &ce_flat, &x->share_isolated, err))
+    if (!fill_scan_env(&x->fill_scan, err) || !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense,
+                                                         &ce_flat, &x->share_isolated, &x->share_memo, err))
         return FALSE;
     w->ce_flat_on = ce_flat == 0 ? UINT32_MAX : ce_flat == 2 ? 0 : CE_FLAT_ON;
+    w->ce_adapt = ce_flat == 1;
     w->rt = NULL;
     if (prm->net == PACT_NET_SHARED && prm->platform) {
         if (P % x->ppn) {
@@ -595,6 +606,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         flow_free(w, f);
     w->ncend = 0;
     w->ce_flat = 0;
+    w->ce_scanned = w->ce_moves = 0;
     w->ce_min = NONE;
     w->cfree = NONE;
     for (uint32_t c = w->ncl; c-- > 0;) {

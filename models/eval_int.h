@@ -264,12 +264,16 @@ struct pact_model_eval {
     uint32_t ncend, *chpos; /* its entries; per class, its position in it, or NONE */
     uint32_t ce_min;        /* ce_flat: the position of the least entry, or NONE: not known */
     uint32_t ce_flat_on;    /* entries from which the heap goes flat (PACT_MODEL_CE_FLAT) */
+    uint64_t ce_scanned, ce_moves; /* flat: entries scanned for the least, and moves (CE_SCAN_PER_LEVEL) */
+    uint8_t ce_adapt;              /* whether flat ends become a heap for good once their scans cost more */
     uint8_t ce_flat;
     uint32_t nlinks;
     slink *lk;
     uint32_t *comp_l, *comp_c, *dirty, *lheap;
     uint32_t *pstart; /* links.c, fill_parts: where each component starts in comp_l */
     double *lkey;
+    double *bused, *btop; /* links.c, share_local: R's link k's sums for its checks, once known (bok) */
+    uint8_t *bok;
     uint32_t ndirty;
     uint8_t share_pending;
     uint32_t stamp;
@@ -403,6 +407,8 @@ typedef struct {
                       * (PACT_MODEL_SHARE_DENSE=0: never) */
     int share_isolated; /* links.c: classes alone on their links shared without share_local's passes
                          * (PACT_MODEL_SHARE_ISOLATED=0: never) */
+    int share_memo;     /* links.c: share_local's checks take R's link sums once, from BN_MEMO links
+                         * (PACT_MODEL_SHARE_MEMO=0: never, 2: always) */
     size_t nshare_local, nshare_whole;
     double share_diff, share_diff_t; /* PACT_MODEL_SHARE_LOCAL=2: the largest relative difference, and when */
 } sim_t;
@@ -441,6 +447,13 @@ void pact_ev_share(sim_t *x, double now);
  * move in no order costs a store and a comparison, where sifting cost a quarter of the cell.  Pairwise
  * alltoall's 49 (1.4 moves a sharing, a least taken each) stay a heap. */
 #define CE_FLAT_ON 128
+/* ... and a heap for good once its scans cost more than the heap would: the entries scanned to find the
+ * least, against CE_SCAN_PER_LEVEL times the moves times the heap's depth (from CE_SCAN_FLOOR entries
+ * scanned). Linear alltoall at 1024 ranks scans 66 million entries for 22.6 million moves (depth 10): flat.
+ * On a switch of 256 nodes under random arrivals it scanned 59 million for 224,000 moves, and took twice as
+ * long as in a heap. */
+#define CE_SCAN_PER_LEVEL 4
+#define CE_SCAN_FLOOR 65536
 /* ce_flat: the least entry found (ce_min) */
 void pact_ev_class_scan(pact_model_eval *w);
 static inline const ce_ent *pact_ev_class_next(pact_model_eval *w)

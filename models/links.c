@@ -130,6 +130,7 @@ static void ce_down(pact_model_eval *w, uint32_t i)
  * it was, or another that this one does not pass). */
 static inline void ce_flat_set(pact_model_eval *w, uint32_t i, const ce_ent *e)
 {
+    w->ce_moves++;
     if (w->ce_min == i) {
         if (!ce_before(e, &w->cend[i]))
             w->ce_min = NONE;
@@ -137,6 +138,14 @@ static inline void ce_flat_set(pact_model_eval *w, uint32_t i, const ce_ent *e)
         w->ce_min = i;
     }
     w->cend[i] = *e;
+}
+
+/* The flat class ends a heap again (Floyd's), built in place. */
+static void ce_unflat(pact_model_eval *w)
+{
+    w->ce_flat = 0;
+    for (uint32_t k = w->ncend / 2; k-- > 0;)
+        ce_down(w, k);
 }
 
 /* Class c ends at t (its first flow, receive rcv): scheduled as an event in the queue, which is cheap where
@@ -192,13 +201,20 @@ void pact_ev_class_scan(pact_model_eval *w)
 {
     const ce_ent *e = w->cend;
     double m = e[0].t;
-    uint32_t b = 0;
-    for (uint32_t i = 1, n = w->ncend; i < n; i++)
+    uint32_t b = 0, n = w->ncend;
+    for (uint32_t i = 1; i < n; i++)
         if (__builtin_expect(e[i].t <= m, 0) && (e[i].t < m || e[i].k < e[b].k)) {
             m = e[i].t;
             b = i;
         }
     w->ce_min = b;
+    w->ce_scanned += n;
+    if (w->ce_adapt && w->ce_scanned > CE_SCAN_FLOOR &&
+        w->ce_scanned > CE_SCAN_PER_LEVEL * w->ce_moves * (uint64_t)(64 - __builtin_clzll(n))) {
+        w->ce_flat_on = UINT32_MAX; /* its scans cost more than sifting would: a heap from here on */
+        ce_unflat(w);
+        w->ce_min = 0; /* the heap's least, for pact_ev_class_next and pop */
+    }
 }
 
 void pact_ev_class_pop(pact_model_eval *w)
@@ -218,10 +234,8 @@ void pact_ev_class_pop(pact_model_eval *w)
     if (!w->ce_flat) {
         if (w->ncend > 0)
             ce_down(w, 0);
-    } else if (w->ncend < w->ce_flat_on / 4) { /* few again: a heap (Floyd's), built in place */
-        w->ce_flat = 0;
-        for (uint32_t k = w->ncend / 2; k-- > 0;)
-            ce_down(w, k);
+    } else if (w->ncend < w->ce_flat_on / 4) { /* few again: a heap */
+        ce_unflat(w);
     }
 }
 
@@ -770,19 +784,52 @@ static uint32_t next_stamp(pact_model_eval *w)
 /* Relative slack of the checks of a local sharing: sums of a few dozen rounded rates. */
 #define LOCAL_TOL 1e-12
 
-/* Whether link l is a bottleneck of class k: saturated (flows' rates sum to its capacity) and no flow on it
- * gets more per unit of weight than k's.  Rates: nrate for the classes of stamp st, rate for the others. */
-static int is_bottleneck(const pact_model_eval *w, uint32_t l, const fclass *k, uint32_t st)
+/* Link l's sums for is_bottleneck: the rate its flows take (used) and the most a flow gets per unit of weight
+ * (top).  Rates: nrate for the classes of stamp st, rate for the others. */
+static void link_sums(const pact_model_eval *w, uint32_t l, uint32_t st, double *used, double *top)
 {
-    double used = 0, top = 0, own = (k->mark == st ? k->nrate : k->rate) / k->iw;
+    double u = 0, t = 0;
     for (uint32_t e = w->lk[l].head; e != NONE;) {
         const fclass *c = &w->cl[ENTRY_CLASS(e)];
         e = c->e[ENTRY_POS(e)].next;
         double r = c->mark == st ? c->nrate : c->rate;
-        used += r * c->n;
-        top = r / c->iw > top ? r / c->iw : top;
+        u += r * c->n;
+        t = r / c->iw > t ? r / c->iw : t;
     }
+    *used = u;
+    *top = t;
+}
+
+/* Whether link l is a bottleneck of class k, its sums given: saturated (flows' rates sum to its capacity) and
+ * no flow on it gets more per unit of weight than k's. */
+static inline int bottleneck_of(const pact_model_eval *w, uint32_t l, const fclass *k, uint32_t st,
+                                double used, double top)
+{
+    double own = (k->mark == st ? k->nrate : k->rate) / k->iw;
     return used >= w->lk[l].cap0 * (1 - LOCAL_TOL) && own >= top * (1 - LOCAL_TOL);
+}
+
+static int is_bottleneck(const pact_model_eval *w, uint32_t l, const fclass *k, uint32_t st)
+{
+    double used, top;
+    link_sums(w, l, st, &used, &top);
+    return bottleneck_of(w, l, k, st, used, top);
+}
+
+/* share_local keeps the sums of R's links from this many links (is_bottleneck_memo). */
+#define BN_MEMO 16
+
+/* The same, a link of R having its sums taken once a round (share_local sets hpos, clears bok). */
+static int is_bottleneck_memo(pact_model_eval *w, uint32_t l, const fclass *k, uint32_t st)
+{
+    if (w->lk[l].mark != st)
+        return is_bottleneck(w, l, k, st);
+    uint32_t i = w->lk[l].hpos;
+    if (!w->bok[i]) {
+        link_sums(w, l, st, &w->bused[i], &w->btop[i]);
+        w->bok[i] = 1;
+    }
+    return bottleneck_of(w, l, k, st, w->bused[i], w->btop[i]);
 }
 
 /* The sharing of this instant where it stays local: the classes through the links touched (A) are shared
@@ -910,11 +957,22 @@ static int share_local(sim_t *x, double now)
                 return 0;
         }
         fill_parts(x, nl, st, now);
+        /* where R has many links, the checks below take each link's sums once (is_bottleneck_memo), where
+         * each class checked against a link walked its list again: linear alltoall on a switch of 512 nodes
+         * touches hundreds of links at an instant, each listing hundreds of classes checked against it (three
+         * quarters of the cell); pairwise alltoall's few links, each checked once or twice, gain nothing by
+         * it */
+        const int memo = x->share_memo == 2 || (x->share_memo == 1 && nl >= BN_MEMO);
+        if (memo)
+            for (uint32_t k = 0; k < nl; k++) {
+                w->lk[w->comp_l[k]].hpos = k; /* fill_run's, done */
+                w->bok[k] = 0;
+            }
         /* every flow has a bottleneck; those that have none go to comp_c[nc ..) (fixed = 3) */
         uint32_t np = 0;
         for (uint32_t k = 0; k < nc; k++) {
             fclass *c = &w->cl[w->comp_c[k]];
-            if (is_bottleneck(w, c->bn, c, st))
+            if ((memo ? is_bottleneck_memo(w, c->bn, c, st) : is_bottleneck(w, c->bn, c, st)))
                 continue;
             double own = c->nrate / c->iw;
             int more = 0;
@@ -941,10 +999,12 @@ static int share_local(sim_t *x, double now)
                 if (c->mark == st || w->cfix[ci] >= 2) /* A's, checked, or to join A */
                     continue;
                 w->cfix[ci] = 2;
-                if (w->lk[c->bn].mark != st || is_bottleneck(w, c->bn, c, st))
+                if (w->lk[c->bn].mark != st ||
+                    (memo ? is_bottleneck_memo(w, c->bn, c, st) : is_bottleneck(w, c->bn, c, st)))
                     continue;
                 uint32_t i = 0;
-                while (i < c->nl && !is_bottleneck(w, c->e[i].l, c, st))
+                while (i < c->nl &&
+                       !(memo ? is_bottleneck_memo(w, c->e[i].l, c, st) : is_bottleneck(w, c->e[i].l, c, st)))
                     i++;
                 if (i < c->nl) {
                     c->bn = c->e[i].l;

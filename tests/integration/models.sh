@@ -398,16 +398,45 @@ check "model engine: one switch shared whole by bit masks gives the lists' answe
 # eleven shapes) and on linear, linear_sync and pairwise alltoall at 512 ranks (16 nodes x 32: linear's ends
 # are flat by default, pairwise's mostly a heap).  It fails where the scan's least goes stale (an end that
 # moves later than the least it was); ends that tie in time occur here, and the scan takes them by key as
-# the heap does, though the reverse order changed no answer of these cells.  A bad value is refused.
+# the heap does, though the reverse order changed no answer of these cells.  By default flat ends become a
+# heap again for good where their scans cost more than sifting (CE_SCAN_PER_LEVEL): linear and linear_sync
+# alltoall on a switch of 256 nodes under random and ascending arrivals (8 B) go there, and give the same
+# bytes too.  A bad value is refused.
 model_ce_flat() {
-    local f
+    local f sh
     for f in 0 1 2; do
         knob_run "$TMP/ceflat-$f" "PACT_MODEL_CE_FLAT=$f" "PACT_MODEL_CE_FLAT=$f" || return 1
+        for sh in random ascending; do
+            PACT_MODEL_CE_FLAT=$f $PACT model predict --coll alltoall --alg linear,linear_sync -P 256 -m 8 \
+                --net shared --alpha 2e-6 --beta 8e-10 --shape $sh --skew 1e-4 --format csv || return 1
+        done >"$TMP/ceflat-$f-256.csv"
     done
     knob_same "$TMP/ceflat-0" "$TMP/ceflat-1" && knob_same "$TMP/ceflat-0" "$TMP/ceflat-2" || return 1
+    [ "$(grep -c ",ok$" "$TMP/ceflat-1-256.csv")" = 4 ] && cmp "$TMP/ceflat-0-256.csv" "$TMP/ceflat-1-256.csv" &&
+        cmp "$TMP/ceflat-0-256.csv" "$TMP/ceflat-2-256.csv" || return 1
     bad_model_env PACT_MODEL_CE_FLAT=3 "PACT_MODEL_CE_FLAT=3: not 0"
 }
 check "model engine: class ends kept flat give the heap's answers (PACT_MODEL_CE_FLAT=0)" model_ce_flat
+
+# A local sharing's checks take each link's sums once a round where R has many links (models/links.c,
+# is_bottleneck_memo; BN_MEMO), where each check walked the link's list: byte for byte the walks' answers
+# (PACT_MODEL_SHARE_MEMO=0) by default and with the sums kept in every local sharing (2), on mx-a, mx-c, mx-d
+# and the alltoall cells of knob_run, and on linear alltoall on a switch of 384 nodes under random arrivals
+# (8 B), where R has hundreds of links (2 s for the walks, 0.2 s with the sums kept).  A bad value is refused.
+model_share_memo() {
+    local m
+    for m in 0 1 2; do
+        knob_run "$TMP/memo-$m" "PACT_MODEL_SHARE_MEMO=$m" "PACT_MODEL_SHARE_MEMO=$m" || return 1
+        PACT_MODEL_SHARE_MEMO=$m $PACT model predict --coll alltoall --alg linear -P 384 -m 8 --net shared \
+            --alpha 2e-6 --beta 8e-10 --shape random --skew 1e-4 --format csv >"$TMP/memo-$m-384.csv" || return 1
+    done
+    knob_same "$TMP/memo-0" "$TMP/memo-1" && knob_same "$TMP/memo-0" "$TMP/memo-2" || return 1
+    grep -q ",ok$" "$TMP/memo-1-384.csv" && cmp "$TMP/memo-0-384.csv" "$TMP/memo-1-384.csv" &&
+        cmp "$TMP/memo-0-384.csv" "$TMP/memo-2-384.csv" || return 1
+    bad_model_env PACT_MODEL_SHARE_MEMO=3 "PACT_MODEL_SHARE_MEMO=3: not 0"
+}
+check "model engine: link sums kept through a local sharing's checks give the walks' answers (PACT_MODEL_SHARE_MEMO=0)" \
+    model_share_memo
 
 # Where every class through the links touched at an instant is alone on each of its links (one rank per node
 # in lockstep), the sharing gives each its least link's capacity over its flows without the local sharing's
