@@ -41,6 +41,8 @@ void pact_model_eval_free(pact_model_eval *w)
                  w->lbt,    w->chb,    w->ccsr,     w->pstart, w->bused, w->btop, w->bok};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
+    if (w->cmap)
+        g_hash_table_destroy(w->cmap);
     evq_free(&w->q);
     free(w);
 }
@@ -596,6 +598,13 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     if (w->dense) {
         memset(w->dum, 0, sizeof w->dum);
         memset(w->ddm, 0, sizeof w->ddm);
+    }
+    w->cmapped = !x.rt && !w->dense;
+    if (w->cmapped) {
+        if (w->cmap)
+            g_hash_table_remove_all(w->cmap);
+        else
+            w->cmap = g_hash_table_new(pact_ev_cmap_hash, g_direct_equal);
     }
     for (uint32_t l = 0; l < L; l++)
         w->lk[l] = (slink){.cap0 = x.rt ? pact_model_routes_capacity(x.rt, l) : 1.0 / prm->beta, .head = NONE};

@@ -289,6 +289,10 @@ struct pact_model_eval {
      * node u's up link to node d's down link: bit d of dum[u] and bit u of ddm[d], class dcid[u * DENSE_NODES
      * + d]; while sharing, the classes fixed, by the same bits (dfu, dfd) */
     int dense;
+    /* one switch past DENSE_NODES nodes (or with PACT_MODEL_SHARE_DENSE=0): the classes in flight by their
+     * two links, (up link << 32 | down link) -> class + 1 (links.c, class_get) */
+    int cmapped;
+    GHashTable *cmap;
     uint64_t dum[DENSE_NODES], ddm[DENSE_NODES], dfu[DENSE_NODES], dfd[DENSE_NODES];
     uint32_t dcid[DENSE_NODES * DENSE_NODES];
     evq q;
@@ -441,6 +445,7 @@ int pact_ev_flow_links(const sim_t *x, int a, int b, uint32_t *l, double *lat, d
 void pact_ev_flow_start(sim_t *x, uint32_t f, double now);
 void pact_ev_class_end(sim_t *x, uint32_t c, double now);
 void pact_ev_share(sim_t *x, double now);
+guint pact_ev_cmap_hash(gconstpointer key);
 /* the first scheduled class end (NULL: none), and its removal */
 /* The heap of class ends goes flat from this many entries, and back below a quarter of it: linear alltoall at
  * 1024 ranks moves ends 22.6 million times in a heap of 958 on average, and takes the least 61,000 times; a
