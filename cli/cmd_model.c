@@ -261,6 +261,10 @@ static int predict(predict_opts *o)
         fprintf(stderr, "pact model predict: --shape NAME and --skew SECONDS go together\n");
         goto out;
     }
+    if (o->ppn < 0) {
+        fprintf(stderr, "pact model predict: --ppn %d: expected a number of ranks per node >= 1\n", o->ppn);
+        goto out;
+    }
     if (o->ppn > 1 && o->P % o->ppn) {
         fprintf(stderr, "pact model predict: --ppn %d does not divide -P %d\n", o->ppn, o->P);
         goto out;

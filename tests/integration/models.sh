@@ -227,6 +227,8 @@ check "bad model input: -m not whole --dtype elements" bad_model "m 10 is not a 
 check "bad model input: more nodes than the platform" bad_model \
     "P 64 at --ppn 1 needs 64 nodes: generic32x32 has 32" predict --coll alltoall --alg linear -P 64 -m 8 \
     --platform generic32x32
+check "bad model input: a negative --ppn" bad_model "ppn -4: expected a number of ranks per node >= 1" predict \
+    --coll alltoall --alg linear -P 64 --ppn -4 -m 8 --platform generic32x32
 check "bad model input: more ranks per node than cores" bad_model "ppn 64: generic32x32 has 32 cores per node" \
     predict --coll alltoall --alg linear -P 128 --ppn 64 -m 8 --platform generic32x32
 # MPICH's scatter + recursive doubling bcast at 8 B on 256 ranks: on doubles its byte blocks split an element
