@@ -44,6 +44,13 @@ typedef struct {
     int32_t src, dst;
 } schan;
 
+/* pact_model_bound, shared links: a message between nodes, the earliest it can start flowing, its bytes (and
+ * envelope) and its ends */
+typedef struct {
+    double t, bytes;
+    int32_t src, dst;
+} bound_msg;
+
 struct pact_model_sched {
     int P;
     size_t n;        /* operations, all ranks */
@@ -297,9 +304,12 @@ struct pact_model_eval {
     uint32_t dcid[DENSE_NODES * DENSE_NODES];
     evq q;
     size_t events;
-    /* pact_model_bound: each operation's earliest start, then its earliest end; each channel's least bytes */
-    double *lbt, *chb;
-    size_t cap_lbt, cap_chb;
+    /* pact_model_bound: each operation's earliest start, then its earliest end; each channel's least bytes;
+     * shared links: each message between nodes (lbm), and the bytes each link must carry from each band of
+     * instants on (lbw: per link nb bands, then the least instant of each band) */
+    double *lbt, *chb, *lbw;
+    bound_msg *lbm;
+    size_t cap_lbt, cap_chb, cap_lbm, cap_lbw;
     /* pact_model_eval_record: per-operation times, or NULL */
     gboolean recording;
     pact_model_op_time *rec;

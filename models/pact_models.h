@@ -157,9 +157,11 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
  * latency and its bytes at the fastest rate its route allows (shared links, ports and gaps only slow it); a
  * reduction or copy takes its cost.  Where a (source, destination, tag) carries several messages, which one
  * a receive gets depends on the posting order, so its receive is bounded by the sender's arrival and the
- * channel's smallest message.  Rounding is covered by a margin (1e-6 of the bound and 1e-12 s, more with
- * large arrival times).  pact tune skips the evaluations this proves useless (tuner/README.md).  FALSE
- * (PACT_ERROR_RUN) when the schedules cannot all complete. */
+ * channel's smallest message.  On shared links, also: no link carries more than its capacity, so a link
+ * whose messages can flow from instant t on carry W bytes is busy until t + W / capacity (alltoall: within
+ * 10% of d^ where each message alone gave a third or less).  Rounding is covered by a margin (1e-6 of the
+ * bound and 1e-12 s, more with large arrival times).  pact tune skips the evaluations this proves useless
+ * (tuner/README.md).  FALSE (PACT_ERROR_RUN) when the schedules cannot all complete. */
 gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
                           const pact_model_params *prm, double *dhat_lb, GError **err);
 

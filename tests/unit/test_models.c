@@ -236,7 +236,8 @@ static void test_every_algorithm(void)
  * arrivals and one late rank, on single ports, shared links of one switch (one and four ranks a node), LogGP,
  * and cedar's routes.  And it is no empty bound: more than half the cells come within half of d^, ring
  * allreduce without delay is bounded by more than P-1 latencies (its channels carry many messages, which
- * loosens the bound: not 2(P-1)), recursive doubling exactly on single ports at a power of two. */
+ * loosens the bound: not 2(P-1)), recursive doubling exactly on single ports at a power of two, alltoall
+ * within 15% on shared links (the bytes each node link carries). */
 static void bound_cell(const pact_alg *a, int P, size_t bytes, const pact_model_sched *s, cells_ctx *x)
 {
     for (int shape = 0; shape < 3; shape++) {
@@ -303,6 +304,28 @@ static void test_bound(void)
     g_assert_cmpfloat(lb, <=, dh);
     g_assert_cmpfloat(lb, >=, dh * (1 - 1e-5));
     pact_model_sched_free(s);
+    /* shared links: alltoall moves the same bytes over each node's links whatever the algorithm, and its
+     * messages queue there; the bound counts what each link must carry (32 ranks, 4 a node, 64 KiB a block,
+     * without delay and under random arrivals) */
+    m.net = PACT_NET_SHARED;
+    m.envelope = 16;
+    m.ppn = 4;
+    m.alpha_intra = ALPHA / 5;
+    m.beta_intra = BETA / 4;
+    const char *a2a[] = {"linear", "pairwise", "modified_bruck"};
+    double arr[32];
+    for (int r = 0; r < 32; r++)
+        arr[r] = g_rand_double_range(x.rng, 0, 2e-3);
+    for (size_t i = 0; i < G_N_ELEMENTS(a2a); i++)
+        for (int shape = 0; shape < 2; shape++) {
+            s = prepare(pact_alg_find(PACT_COLL_ALLTOALL, a2a[i]), 32, 1 << 16);
+            g_assert_true(pact_model_bound(w, s, shape ? arr : NULL, &m, &lb, NULL));
+            dh = eval_dhat(w, s, shape ? arr : NULL, &m, &r);
+            g_test_message("alltoall %s shape %d: bound %.6g d^ %.6g (%.3f)", a2a[i], shape, lb, dh, lb / dh);
+            g_assert_cmpfloat(lb, <=, dh);
+            g_assert_cmpfloat(lb, >=, 0.85 * dh); /* 0.01-0.34 of d^ from latencies and paths alone */
+            pact_model_sched_free(s);
+        }
     g_rand_free(x.rng);
     pact_model_eval_free(w);
 }
