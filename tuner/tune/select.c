@@ -153,7 +153,7 @@ void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsi
         g_qsort_with_data(order, (gint)m, sizeof(unsigned), cmp_est, est);
         for (unsigned i = 0, have = nfull; i < m; i++) {
             unsigned a = order[i];
-            if (a != ndc && (have > keep || isinf(est[a])))
+            if (a != ndc && (have >= keep || isinf(est[a])))
                 continue;
             for (unsigned p = 0; p < np; p++)
                 need[a * np + p] = !known[a * np + p];
@@ -164,15 +164,12 @@ void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsi
         for (unsigned a = 0; a < na; a++) {
             if (full[a])
                 continue;
-            gboolean prune = a != ndc;
-            for (unsigned p = 0; prune && p < np; p++) /* not the best there (none known yet: may be) */
-                prune = known[a * np + p] || pact_obj_ratio(lb[a * np + p], best[p]) > M;
-            if (prune) {
-                double lv = value_bound(o, w, np, nd, x + (size_t)a * np, best);
-                prune = !isinf(vk) && (isinf(lv) || lv > vk * M);
-            }
-            for (unsigned p = 0; !prune && p < np; p++)
-                need[a * np + p] = !known[a * np + p];
+            /* it may be the choice or the runner-up: all of it; else only where it may be the best */
+            double lv = value_bound(o, w, np, nd, x + (size_t)a * np, best);
+            gboolean pick = a == ndc || isinf(vk) || !(isinf(lv) || lv > vk * M);
+            for (unsigned p = 0; p < np; p++)
+                need[a * np + p] =
+                    !known[a * np + p] && (pick || !(pact_obj_ratio(lb[a * np + p], best[p]) > M));
         }
     }
     g_free(order);
