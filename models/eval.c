@@ -38,7 +38,7 @@ void pact_model_eval_free(pact_model_eval *w)
     void *p[] = {w->cfix,   w->chpos, w->cunfixed, w->wo,    w->heap,  w->comp, w->rs,  w->wakes,  w->exit,
                  w->spf,    w->rpf,   w->nsr,      w->mslot, w->fl,    w->cl,   w->lk,  w->comp_l, w->comp_c,
                  w->dirty,  w->lheap, w->cend,     w->rec,   w->csort, w->lkey, w->lbt, w->chb,    w->ccsr,
-                 w->pstart, w->bused, w->btop,     w->bok,   w->lbm,   w->lbw};
+                 w->pstart, w->bused, w->btop,     w->bok,   w->lbm,   w->lbw,  w->lbmt};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     if (w->cmap)
@@ -776,11 +776,16 @@ static double min_transfer(const sim_t *x, int a, int b, double bytes)
     return alpha + beta * bytes;
 }
 
+/* Patterns that pact_model_bounds bounds in one pass over the schedules at most: the pass reads the schedules
+ * (the ranks' records, channels and successors, in no order a cache follows) once for all of them. */
+#define LB_LANES PACT_MODEL_BOUND_LANES
+
 typedef struct {
     sim_t *x;
     uint32_t *stk, *stk_r; /* ready operations and their ranks */
     size_t n, done;
-    double emax;
+    unsigned K; /* lanes: operation op's earliest time under pattern k is lbt[op * K + k] */
+    double emax[LB_LANES];
 } bound_t;
 
 /* fmax without its call (the bound's values are never NaN) */
@@ -789,19 +794,23 @@ static inline double dmax(double a, double b)
     return a > b ? a : b;
 }
 
-/* Operation op of rank r ends at lbt[op]: its successors start no earlier. */
+/* Operation op of rank r ends at lbt[op K + k] under pattern k: its successors start no earlier. */
 static void bound_end(bound_t *b, int r, uint32_t op)
 {
     const pact_model_sched *s = b->x->s;
     pact_model_eval *w = b->x->w;
+    const unsigned K = b->K;
     const uint32_t base = s->base[r];
     const sop *o = op_rec(s, r, op);
-    const double t = w->lbt[op];
+    const double *t = w->lbt + (size_t)op * K;
     b->done++;
-    b->emax = dmax(b->emax, t);
-    for (uint32_t k = o[0].sfirst; k < o[1].sfirst; k++) {
-        uint32_t u = base + s->succ[k];
-        w->lbt[u] = dmax(w->lbt[u], t);
+    for (unsigned k = 0; k < K; k++)
+        b->emax[k] = dmax(b->emax[k], t[k]);
+    for (uint32_t j = o[0].sfirst; j < o[1].sfirst; j++) {
+        uint32_t u = base + s->succ[j];
+        double *v = w->lbt + (size_t)u * K;
+        for (unsigned k = 0; k < K; k++)
+            v[k] = dmax(v[k], t[k]);
         if (--w->wo[u] == 0) {
             b->stk[b->n] = u;
             b->stk_r[b->n++] = (uint32_t)r;
@@ -809,91 +818,107 @@ static void bound_end(bound_t *b, int r, uint32_t op)
     }
 }
 
-/* Bands of the link-load term of pact_model_bound: at most LB_BANDS per link, and at most LB_CELLS in all (a
+/* Bands of the link-load term of pact_model_bounds: at most LB_BANDS per link, and at most LB_CELLS in all (a
  * machine of many links gets fewer bands, none below LB_BANDS_MIN: then no link term). */
 #define LB_BANDS 256
 #define LB_CELLS (1u << 21)
 #define LB_BANDS_MIN 8
 
-/* The messages between nodes that pact_model_bound has met (w->lbm[0..n)), and their least and latest
- * instants. */
+/* The messages between nodes that pact_model_bounds has met (w->lbm[0..n), and under pattern k the earliest
+ * each can flow, w->lbmt[i K + k]), and each pattern's least and latest such instants. */
 typedef struct {
     sim_t *x;
+    unsigned K;
     size_t n;
-    double rmin, rmax;
+    double rmin[LB_LANES], rmax[LB_LANES];
 } msg_list;
 
-/* A message from src to dst of `bytes` whose ends are both posted from `meet` on: on links, it starts flowing
- * its latency later.  FALSE when out of memory. */
-static gboolean msg_add(msg_list *lm, int src, int dst, double meet, double bytes)
+/* A message from src to dst of `bytes` whose ends are both posted from meet[k] on under pattern k: on links,
+ * it starts flowing its latency later.  FALSE when out of memory. */
+static gboolean msg_add(msg_list *lm, int src, int dst, const double *meet, double bytes)
 {
     pact_model_eval *w = lm->x->w;
+    const unsigned K = lm->K;
     uint32_t l[PACT_ROUTE_MAX];
     double lat, iw, bw;
     if (pact_ev_flow_links(lm->x, src, dst, l, &lat, &iw, &bw) == 0)
         return TRUE; /* a private link: nothing shares it */
-    if (!reserve_n((void **)&w->lbm, &w->cap_lbm, lm->n + 1, sizeof(bound_msg)))
+    if (!reserve_n((void **)&w->lbm, &w->cap_lbm, lm->n + 1, sizeof(bound_msg)) ||
+        !reserve_n((void **)&w->lbmt, &w->cap_lbmt, (lm->n + 1) * K, sizeof(double)))
         return FALSE;
-    const double t = meet + lat;
-    w->lbm[lm->n++] = (bound_msg){t, bytes + lm->x->m->envelope, src, dst};
-    lm->rmin = t < lm->rmin ? t : lm->rmin;
-    lm->rmax = t > lm->rmax ? t : lm->rmax;
+    w->lbm[lm->n] = (bound_msg){bytes + lm->x->m->envelope, src, dst};
+    double *mt = w->lbmt + lm->n * K;
+    for (unsigned k = 0; k < K; k++) {
+        const double t = meet[k] + lat;
+        mt[k] = t;
+        lm->rmin[k] = t < lm->rmin[k] ? t : lm->rmin[k];
+        lm->rmax[k] = t > lm->rmax[k] ? t : lm->rmax[k];
+    }
+    lm->n++;
     return TRUE;
 }
 
-/* The link-load term of pact_model_bound (shared links): no link carries more than its capacity in all (the
+/* The link-load term of pact_model_bounds (shared links): no link carries more than its capacity in all (the
  * sharing divides it among its flows), and a message flows only once both ends are posted and its latency
- * has passed (lbm: each message between nodes, that instant's lower bound and its ends).  So a link whose
- * messages flowing from instant t on carry W bytes (and envelopes) is busy until t + W / capacity at least,
- * and the receive of its last message ends no earlier.  The instants go into nb bands of equal width over
- * [rmin, rmax] (a band's index grows with the instant, so every message of a later band flows no earlier
- * than the least instant of an earlier one); each link's bytes are summed per band, and t runs over each
- * band's least instant.  Alltoall at 1024 ranks of generic32x32 under the tune's skew: each node's up link
- * carries 33 MB (26 ms at its rate), where every message's own latency and bytes gave 2.9 ms.  The latest
- * such end, or -inf. */
-static double link_load(sim_t *x, const bound_msg *msg, size_t nmsg, double rmin, double rmax, uint32_t L,
-                        uint32_t nb)
+ * has passed (msg_add).  So a link whose messages flowing from instant t on carry W bytes (and envelopes) is
+ * busy until t + W / capacity at least, and the receive of its last message ends no earlier.  Per pattern,
+ * the instants go into nb bands of equal width over [rmin, rmax] (a band's index grows with the instant, so
+ * every message of a later band flows no earlier than the least instant of an earlier one); each link's bytes
+ * are summed per band, and t runs over each band's least instant.  Alltoall at 1024 ranks of generic32x32
+ * under the tune's skew: each node's up link carries 33 MB (26 ms at its rate), where every message's own
+ * latency and bytes gave 2.9 ms.  Each pattern's latest such end raises emax[k]. */
+static void link_load(sim_t *x, const msg_list *lm, uint32_t L, uint32_t nb, double *emax)
 {
     pact_model_eval *w = x->w;
     const pact_model_params *m = x->m;
-    if (nmsg == 0)
-        return -INFINITY;
-    double *load = w->lbw, *least = w->lbw + (size_t)L * nb;
-    memset(load, 0, (size_t)L * nb * sizeof(double));
-    for (uint32_t j = 0; j < nb; j++)
+    const unsigned K = lm->K;
+    if (lm->n == 0)
+        return;
+    double *load = w->lbw, *least = w->lbw + (size_t)K * L * nb, scale[LB_LANES];
+    memset(load, 0, (size_t)K * L * nb * sizeof(double));
+    for (size_t j = 0; j < (size_t)K * nb; j++)
         least[j] = INFINITY;
-    const double scale = rmax > rmin ? nb / (rmax - rmin) : 0;
+    for (unsigned k = 0; k < K; k++)
+        scale[k] = lm->rmax[k] > lm->rmin[k] ? nb / (lm->rmax[k] - lm->rmin[k]) : 0;
     uint32_t l[PACT_ROUTE_MAX];
     double lat, iw, bw;
-    for (size_t i = 0; i < nmsg; i++) {
-        const double t = msg[i].t;
-        const int n = pact_ev_flow_links(x, msg[i].src, msg[i].dst, l, &lat, &iw, &bw);
-        const double f = (t - rmin) * scale;
-        const uint32_t j = f < nb ? (uint32_t)f : nb - 1;
-        least[j] = t < least[j] ? t : least[j];
-        for (int k = 0; k < n; k++)
-            load[(size_t)l[k] * nb + j] += msg[i].bytes;
-    }
-    double end = -INFINITY;
-    for (uint32_t k = 0; k < L; k++) {
-        const double cap = x->rt ? pact_model_routes_capacity(x->rt, k) : 1.0 / m->beta;
-        double bytes = 0;
-        for (uint32_t j = nb; j-- > 0;) {
-            bytes += load[(size_t)k * nb + j];
-            if (bytes > 0 && least[j] < INFINITY && least[j] + bytes / cap > end)
-                end = least[j] + bytes / cap;
+    for (size_t i = 0; i < lm->n; i++) {
+        const bound_msg *g = &w->lbm[i];
+        const int n = pact_ev_flow_links(x, g->src, g->dst, l, &lat, &iw, &bw);
+        for (unsigned k = 0; k < K; k++) {
+            const double t = w->lbmt[i * K + k], f = (t - lm->rmin[k]) * scale[k];
+            const uint32_t j = f < nb ? (uint32_t)f : nb - 1;
+            double *lj = &least[(size_t)k * nb + j];
+            *lj = t < *lj ? t : *lj;
+            for (int q = 0; q < n; q++)
+                load[((size_t)k * L + l[q]) * nb + j] += g->bytes;
         }
     }
-    return end;
+    for (unsigned k = 0; k < K; k++)
+        for (uint32_t q = 0; q < L; q++) {
+            const double cap = x->rt ? pact_model_routes_capacity(x->rt, q) : 1.0 / m->beta;
+            const double *ld = &load[((size_t)k * L + q) * nb], *ls = &least[(size_t)k * nb];
+            double bytes = 0;
+            for (uint32_t j = nb; j-- > 0;) {
+                bytes += ld[j];
+                if (bytes > 0 && ls[j] < INFINITY && ls[j] + bytes / cap > emax[k])
+                    emax[k] = ls[j] + bytes / cap;
+            }
+        }
 }
 
-gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
-                          const pact_model_params *prm, double *dhat_lb, GError **err)
+gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const double *const *arrivals,
+                           unsigned K, const pact_model_params *prm, double *dhat_lb, GError **err)
 {
     sim_t x;
+    if (K < 1 || K > LB_LANES) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: %u patterns bounded at once: 1 to %d", K,
+                    LB_LANES);
+        return FALSE;
+    }
     if (!begin(w, s, prm, &x, err))
         return FALSE;
-    if (!reserve_n((void **)&w->lbt, &w->cap_lbt, s->n + 1, sizeof(double)) ||
+    if (!reserve_n((void **)&w->lbt, &w->cap_lbt, (s->n + 1) * K, sizeof(double)) ||
         !reserve_n((void **)&w->chb, &w->cap_chb, s->nchan + 1, sizeof(double))) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
         return FALSE;
@@ -902,10 +927,10 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
     uint32_t nb = 0, L = 0;
     if (prm->net == PACT_NET_SHARED) { /* the routes' links, or each node's two (node_of) */
         L = x.rt ? pact_model_routes_links(x.rt) : 2u * (uint32_t)node_of(&x, s->P - 1) + 2;
-        nb = LB_CELLS / L < LB_BANDS ? LB_CELLS / L : LB_BANDS;
+        nb = LB_CELLS / L / K < LB_BANDS ? LB_CELLS / L / K : LB_BANDS;
         if (nb < LB_BANDS_MIN)
             nb = 0;
-        else if (!reserve_n((void **)&w->lbw, &w->cap_lbw, ((size_t)L + 1) * nb, sizeof(double))) {
+        else if (!reserve_n((void **)&w->lbw, &w->cap_lbw, ((size_t)L + 1) * nb * K, sizeof(double))) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
             return FALSE;
         }
@@ -914,15 +939,25 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
     memset(w->nsr, 0, 2 * s->nchan * sizeof(uint32_t));
     for (size_t c = 0; c < s->nchan; c++)
         w->chb[c] = INFINITY;
-    bound_t b = {&x, w->comp, w->heap, 0, 0, -INFINITY};
-    msg_list lm = {&x, 0, INFINITY, -INFINITY};
-    double amax = -INFINITY;
+    bound_t b = {&x, w->comp, w->heap, 0, 0, K, {0}};
+    msg_list lm = {&x, K, 0, {0}, {0}};
+    double amax[LB_LANES], ar_src[LB_LANES], ar_dst[LB_LANES], mt[LB_LANES];
+    for (unsigned k = 0; k < K; k++) {
+        amax[k] = -INFINITY;
+        lm.rmin[k] = INFINITY;
+        lm.rmax[k] = -INFINITY;
+    }
     for (int r = 0; r < P; r++) {
-        double a = arrivals ? arrivals[r] : 0;
-        amax = dmax(amax, a);
+        double a[LB_LANES];
+        for (unsigned k = 0; k < K; k++) {
+            a[k] = arrivals[k] ? arrivals[k][r] : 0;
+            amax[k] = dmax(amax[k], a[k]);
+        }
         const uint16_t *pd = s->pend0 + s->shb[r];
         for (uint32_t op = s->base[r], i = 0; op < s->base[r + 1]; op++, i++) {
-            w->lbt[op] = a;
+            double *t = w->lbt + (size_t)op * K;
+            for (unsigned k = 0; k < K; k++)
+                t[k] = a[k];
             if ((w->wo[op] = pd[i]) == 0) {
                 b.stk[b.n] = op;
                 b.stk_r[b.n++] = (uint32_t)r;
@@ -933,45 +968,56 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
                 w->chb[c] = s->bval[SOP_BIDX(o)] < w->chb[c] ? s->bval[SOP_BIDX(o)] : w->chb[c];
         }
     }
-    b.emax = amax;
+    for (unsigned k = 0; k < K; k++)
+        b.emax[k] = amax[k];
     while (b.n > 0) {
         b.n--;
         const uint32_t op = b.stk[b.n];
         const int r = (int)b.stk_r[b.n];
         const sop *o = op_rec(s, r, op);
-        const uint8_t k = SOP_KIND(o);
-        const double st = w->lbt[op];
-        if (k != PACT_OP_SEND && k != PACT_OP_RECV) {
+        const uint8_t kind = SOP_KIND(o);
+        double *st = w->lbt + (size_t)op * K; /* its start; then its end */
+        if (kind != PACT_OP_SEND && kind != PACT_OP_RECV) {
             double cost = local_cost(&x, o);
-            w->lbt[op] = st + (cost > 0 ? cost : 0);
+            cost = cost > 0 ? cost : 0;
+            for (unsigned k = 0; k < K; k++)
+                st[k] += cost;
             bound_end(&b, r, op);
             continue;
         }
         const uint32_t c = s->chan[op];
         const schan *ch = &s->ch[c];
-        const double ar_src = arrivals ? arrivals[ch->src] : 0, ar_dst = arrivals ? arrivals[ch->dst] : 0;
+        for (unsigned k = 0; k < K; k++) {
+            ar_src[k] = arrivals[k] ? arrivals[k][ch->src] : 0;
+            ar_dst[k] = arrivals[k] ? arrivals[k][ch->dst] : 0;
+        }
         if (s->ch[c + 1].slot - ch->slot > 1) {
             /* which of the channel's messages this is depends on the posting order: the channel's least one,
              * and the other end posted no earlier than its rank arrived */
             double T = min_transfer(&x, ch->src, ch->dst, w->chb[c]);
-            if (nb && k == PACT_OP_SEND &&
-                !msg_add(&lm, ch->src, ch->dst, dmax(st, ar_dst), s->bval[SOP_BIDX(o)]))
-                goto oom;
-            if (k == PACT_OP_RECV)
-                w->lbt[op] = dmax(st, ar_src) + T;
-            else if (!(s->bval[SOP_BIDX(o)] < prm->eager_limit))
-                w->lbt[op] = dmax(st, ar_dst) + T;
+            if (kind == PACT_OP_SEND) {
+                for (unsigned k = 0; k < K; k++)
+                    mt[k] = dmax(st[k], ar_dst[k]);
+                if (nb && !msg_add(&lm, ch->src, ch->dst, mt, s->bval[SOP_BIDX(o)]))
+                    goto oom;
+                if (!(s->bval[SOP_BIDX(o)] < prm->eager_limit))
+                    for (unsigned k = 0; k < K; k++)
+                        st[k] = mt[k] + T;
+            } else {
+                for (unsigned k = 0; k < K; k++)
+                    st[k] = dmax(st[k], ar_src[k]) + T;
+            }
             bound_end(&b, r, op);
             continue;
         }
         /* the channel's one message: its send and its receive meet */
         const uint32_t slot = ch->slot;
         uint32_t snd, rcv;
-        if (k == PACT_OP_SEND) {
+        if (kind == PACT_OP_SEND) {
             snd = op;
             w->nsr[2 * c] = 1;
             if (s->bval[SOP_BIDX(o)] < prm->eager_limit)
-                bound_end(&b, r, op); /* ends when posted: lbt[op] stays its start */
+                bound_end(&b, r, op); /* ends when posted: lbt stays its start */
             if (!w->nsr[2 * c + 1]) {
                 w->mslot[slot] = op; /* for the receive */
                 continue;
@@ -987,14 +1033,18 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
             snd = w->mslot[slot];
         }
         const double bytes = op_bytes(s, ch->src, snd);
-        const double meet = dmax(w->lbt[snd], w->lbt[rcv]);
-        if (nb && !msg_add(&lm, ch->src, ch->dst, meet, bytes))
+        double *ts = w->lbt + (size_t)snd * K, *tr = w->lbt + (size_t)rcv * K;
+        for (unsigned k = 0; k < K; k++)
+            mt[k] = dmax(ts[k], tr[k]);
+        if (nb && !msg_add(&lm, ch->src, ch->dst, mt, bytes))
             goto oom;
-        const double end = meet + min_transfer(&x, ch->src, ch->dst, bytes);
-        w->lbt[rcv] = end;
+        const double T = min_transfer(&x, ch->src, ch->dst, bytes);
+        for (unsigned k = 0; k < K; k++)
+            tr[k] = mt[k] + T;
         bound_end(&b, ch->dst, rcv);
         if (!(bytes < prm->eager_limit)) {
-            w->lbt[snd] = end;
+            for (unsigned k = 0; k < K; k++)
+                ts[k] = mt[k] + T;
             bound_end(&b, ch->src, snd);
         }
     }
@@ -1004,14 +1054,23 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
         return FALSE;
     }
     if (nb)
-        b.emax = dmax(b.emax, link_load(&x, w->lbm, lm.n, lm.rmin, lm.rmax, L, nb));
-    double lb = b.emax - amax;
-    lb -= 1e-6 * fabs(lb) + 1e-12 + 1e-13 * fabs(amax);
-    *dhat_lb = lb > 0 ? lb : 0;
+        link_load(&x, &lm, L, nb, b.emax);
+    for (unsigned k = 0; k < K; k++) {
+        double lb = b.emax[k] - amax[k];
+        lb -= 1e-6 * fabs(lb) + 1e-12 + 1e-13 * fabs(amax[k]);
+        dhat_lb[k] = lb > 0 ? lb : 0;
+    }
     return TRUE;
 oom:
     g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
     return FALSE;
+}
+
+gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
+                          const pact_model_params *prm, double *dhat_lb, GError **err)
+{
+    const double *a[1] = {arrivals};
+    return pact_model_bounds(w, s, a, 1, prm, dhat_lb, err);
 }
 
 /* ---- one cell, cached ---- */

@@ -44,10 +44,9 @@ typedef struct {
     int32_t src, dst;
 } schan;
 
-/* pact_model_bound, shared links: a message between nodes, the earliest it can start flowing, its bytes (and
- * envelope) and its ends */
+/* pact_model_bounds, shared links: a message between nodes, its bytes (and envelope) and its ends */
 typedef struct {
-    double t, bytes;
+    double bytes;
     int32_t src, dst;
 } bound_msg;
 
@@ -304,12 +303,13 @@ struct pact_model_eval {
     uint32_t dcid[DENSE_NODES * DENSE_NODES];
     evq q;
     size_t events;
-    /* pact_model_bound: each operation's earliest start, then its earliest end; each channel's least bytes;
-     * shared links: each message between nodes (lbm), and the bytes each link must carry from each band of
-     * instants on (lbw: per link nb bands, then the least instant of each band) */
-    double *lbt, *chb, *lbw;
+    /* pact_model_bounds: each operation's earliest start, then its earliest end, under each pattern (lbt[op
+     * K + k]); each channel's least bytes; shared links: each message between nodes (lbm) and the earliest it
+     * can flow under each pattern (lbmt), and the bytes each link must carry from each band of instants on
+     * (lbw: per pattern and link nb bands, then per pattern the least instant of each band) */
+    double *lbt, *chb, *lbw, *lbmt;
     bound_msg *lbm;
-    size_t cap_lbt, cap_chb, cap_lbm, cap_lbw;
+    size_t cap_lbt, cap_chb, cap_lbm, cap_lbmt, cap_lbw;
     /* pact_model_eval_record: per-operation times, or NULL */
     gboolean recording;
     pact_model_op_time *rec;

@@ -165,6 +165,13 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
 gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
                           const pact_model_params *prm, double *dhat_lb, GError **err);
 
+/* The same under K patterns at once (1 to PACT_MODEL_BOUND_LANES; arrivals[k] NULL: no delay), into
+ * dhat_lb[0..K): the values pact_model_bound gives one at a time, in one pass over the schedules (pact tune
+ * bounds a candidate's patterns in fours). */
+#define PACT_MODEL_BOUND_LANES 4
+gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const double *const *arrivals,
+                           unsigned K, const pact_model_params *prm, double *dhat_lb, GError **err);
+
 /* The time of each operation of one evaluation (pact timeline): off by default, since it costs 24 bytes per
  * operation.  Sends and receives start when the rank posts them and end when MPI would complete them (an
  * eager send at once); reductions and copies run from start to end; `match` is the operation at the other

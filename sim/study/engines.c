@@ -255,11 +255,61 @@ static GArray *model_arrivals(ctx_t *x, const cell_t *c, GError **err)
     return d;
 }
 
+/* A bound batch's cells waiting for their bounds: up to PACT_MODEL_BOUND_LANES of one schedule set, bounded
+ * in one pass (pact_model_bounds), with their arrivals and memo keys. */
+typedef struct {
+    cell_t *c[PACT_MODEL_BOUND_LANES];
+    GArray *d[PACT_MODEL_BOUND_LANES];
+    char *key[PACT_MODEL_BOUND_LANES];
+    unsigned n;
+} bound_group;
+
+/* The group's bounds under schedule set ms (a set no bound covers is simply not pruned: 0), into the cells
+ * and the memo; the group emptied. */
+static void bound_flush(ctx_t *x, pact_model_eval *w, const pact_model_sched *ms,
+                        const pact_model_params *prm, bound_group *g)
+{
+    if (g->n == 0)
+        return;
+    const double *arr[PACT_MODEL_BOUND_LANES];
+    double lb[PACT_MODEL_BOUND_LANES];
+    for (unsigned i = 0; i < g->n; i++)
+        arr[i] = (const double *)g->d[i]->data;
+    GError *e = NULL;
+    if (!pact_model_bounds(w, ms, arr, g->n, prm, lb, &e)) {
+        for (unsigned i = 0; i < g->n; i++)
+            lb[i] = 0;
+        g_clear_error(&e);
+    }
+    for (unsigned i = 0; i < g->n; i++) {
+        g->c[i]->lb = lb[i];
+        double *v = g_new(double, 2);
+        v[0] = lb[i];
+        v[1] = NAN;
+        g_mutex_lock(&x->memo_lock);
+        g_hash_table_replace(x->memo, g->key[i], v);
+        g_mutex_unlock(&x->memo_lock);
+        g_array_unref(g->d[i]);
+    }
+    g->n = 0;
+}
+
+/* The group's cells left without bounds (an error elsewhere): their arrivals and keys freed. */
+static void bound_drop(bound_group *g)
+{
+    for (unsigned i = 0; i < g->n; i++) {
+        g_array_unref(g->d[i]);
+        g_free(g->key[i]);
+    }
+    g->n = 0;
+}
+
 /* The model engine: every cell of the batch through the schedule evaluator, in this process.  Cells come
  * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
  * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition.
  * Held cells wait (pruning); a bound batch gives its held cells a lower bound of their d^ instead (cell_t.lb,
- * pact_model_bound), or settles those whose algorithm does not apply. */
+ * pact_model_bounds: the patterns of an (algorithm, size) in fours), or settles those whose algorithm does
+ * not apply. */
 gboolean pact_sw_model_batch(batch_t *b, GError **err)
 {
     ctx_t *x = b->x;
@@ -273,6 +323,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
     pact_model_sched *ms = NULL;
     g_autofree char *digest = NULL;
     guint ms_alg = G_MAXUINT, ms_size = G_MAXUINT;
+    bound_group g = {.n = 0};
     gboolean ok = FALSE;
     for (guint k = 0; k < b->cells->len; k++) {
         cell_t *c = x->cells->pdata[g_array_index(b->cells, guint, k)];
@@ -288,6 +339,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
             continue;
         }
         if (!ms || ms_alg != c->alg || ms_size != c->size) {
+            bound_flush(x, w, ms, &prm, &g);
             pact_model_sched_free(ms);
             if (!(ms = pact_model_prepare(alg, &a, err)))
                 goto out;
@@ -310,34 +362,33 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
             continue;
         }
         GArray *d = model_arrivals(x, c, err);
-        pact_model_result r;
-        gboolean done;
+        if (!d)
+            goto out;
         if (b->bound) {
-            /* a schedule set no bound covers (none known) is simply not pruned */
-            GError *e = NULL;
-            done = d != NULL;
-            if (done && !pact_model_bound(w, ms, (double *)d->data, &prm, &c->lb, &e)) {
-                c->lb = 0;
-                g_clear_error(&e);
-            }
-        } else {
-            done = d && pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
+            g.c[g.n] = c;
+            g.d[g.n] = d;
+            g.key[g.n++] = g_steal_pointer(&key);
+            if (g.n == PACT_MODEL_BOUND_LANES)
+                bound_flush(x, w, ms, &prm, &g);
+            continue;
         }
-        if (d)
-            g_array_unref(d);
+        pact_model_result r;
+        gboolean done = pact_model_evaluate(w, ms, (double *)d->data, &prm, &r, err);
+        g_array_unref(d);
         if (!done)
             goto out;
-        if (!b->bound)
-            cell_set(c, s->reps, r.dhat, r.dstar, "ok");
+        cell_set(c, s->reps, r.dhat, r.dstar, "ok");
         double *v = g_new(double, 2);
-        v[0] = b->bound ? c->lb : r.dhat;
-        v[1] = b->bound ? NAN : r.dstar;
+        v[0] = r.dhat;
+        v[1] = r.dstar;
         g_mutex_lock(&x->memo_lock);
         g_hash_table_replace(x->memo, g_steal_pointer(&key), v);
         g_mutex_unlock(&x->memo_lock);
     }
+    bound_flush(x, w, ms, &prm, &g);
     ok = TRUE;
 out:
+    bound_drop(&g);
     pact_model_sched_free(ms);
     pact_model_eval_free(w);
     return ok;

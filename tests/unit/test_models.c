@@ -238,32 +238,42 @@ static void test_every_algorithm(void)
  * allreduce without delay is bounded by more than P-1 latencies (its channels carry many messages, which
  * loosens the bound: not 2(P-1)), recursive doubling exactly on single ports at a power of two, alltoall
  * within 15% on shared links (the bytes each node link carries). */
+/* The networks of bound_cell: single ports, shared links of one switch (one and four ranks a node), LogGP,
+ * cedar's routes (P a multiple of 4: else FALSE). */
+static gboolean bound_net(int net, int P, pact_model_params *m)
+{
+    pact_model_params_hockney(m, ALPHA, BETA, GAMMA);
+    if (net == 4) {
+        if (P % 4)
+            return FALSE;
+        pact_model_params_platform(m, pact_platform_find("cedar"), 4);
+        m->mapping = PACT_MAP_CYCLIC; /* routed: not one switch */
+        return TRUE;
+    }
+    m->net = net == 3 ? PACT_NET_SHARED : (pact_net)net;
+    m->envelope = 16;
+    m->o = 1e-7;
+    m->g = 2e-7;
+    m->G = BETA;
+    if (net == 3) { /* four ranks a node */
+        m->ppn = P % 4 ? 1 : 4;
+        m->alpha_intra = ALPHA / 5;
+        m->beta_intra = BETA / 4;
+    }
+    return TRUE;
+}
+
 static void bound_cell(const pact_alg *a, int P, size_t bytes, const pact_model_sched *s, cells_ctx *x)
 {
+    double arrs[3][32] = {{0}}, lbs[5][3];
     for (int shape = 0; shape < 3; shape++) {
-        double arr[32] = {0};
+        double *arr = arrs[shape];
         for (int r = 0; r < P && shape > 0; r++)
             arr[r] = shape == 1 ? g_rand_double_range(x->rng, 0, 1e-4) : (r == P / 2 ? 1e-3 : 0);
         for (int net = 0; net < 5; net++) {
             pact_model_params m;
-            pact_model_params_hockney(&m, ALPHA, BETA, GAMMA);
-            if (net == 4) {
-                if (P % 4)
-                    continue;
-                pact_model_params_platform(&m, pact_platform_find("cedar"), 4);
-                m.mapping = PACT_MAP_CYCLIC; /* routed: not one switch */
-            } else {
-                m.net = net == 3 ? PACT_NET_SHARED : (pact_net)net;
-                m.envelope = 16;
-                m.o = 1e-7;
-                m.g = 2e-7;
-                m.G = BETA;
-                if (net == 3) { /* four ranks a node */
-                    m.ppn = P % 4 ? 1 : 4;
-                    m.alpha_intra = ALPHA / 5;
-                    m.beta_intra = BETA / 4;
-                }
-            }
+            if (!bound_net(net, P, &m))
+                continue;
             pact_model_result r;
             double dh = eval_dhat(x->w, s, arr, &m, &r), lb = -1;
             GError *err = NULL;
@@ -273,9 +283,23 @@ static void bound_cell(const pact_alg *a, int P, size_t bytes, const pact_model_
                 g_error("%s %s P=%d %zu B shape %d net %d: bound %.17g > d^ %.17g", pact_coll_name(a->coll),
                         a->name, P, bytes, shape, net, lb, dh);
             g_assert_cmpfloat(lb, >=, 0);
+            lbs[net][shape] = lb;
             x->cells++;
             x->tight += lb >= 0.5 * dh;
         }
+    }
+    /* the three patterns bounded in one pass: each the bits of its own pass (no delay as a NULL) */
+    for (int net = 0; net < 5; net++) {
+        pact_model_params m;
+        if (!bound_net(net, P, &m))
+            continue;
+        const double *arr[3] = {NULL, arrs[1], arrs[2]};
+        double lb3[3];
+        g_assert_true(pact_model_bounds(x->w, s, arr, 3, &m, lb3, NULL));
+        for (int k = 0; k < 3; k++)
+            if (lb3[k] != lbs[net][k])
+                g_error("%s %s P=%d %zu B net %d: pattern %d bounded with two others %.17g, alone %.17g",
+                        pact_coll_name(a->coll), a->name, P, bytes, net, k, lb3[k], lbs[net][k]);
     }
 }
 
