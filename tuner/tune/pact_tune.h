@@ -89,14 +89,14 @@ unsigned pact_tune_pick(pact_tune_objective o, const double *d, unsigned na, uns
                         const gboolean *allowed, unsigned except, double *value);
 
 /* Pruning (pact_prune_fn): which unknown cells of one (procs, ppn, size) to evaluate, given the known d^ and
- * lower bounds of the others (known, d, lb, need: na x np).  A candidate's unknown cells may stay unknown
- * only when, under each of its unknown patterns, its bound exceeds the best known d^ (so the best d^ of
- * every pattern, which normalizes robust and regret, is exact), when its objective, bounded from below by
- * its bounds, exceeds the `keep`-th best value of the candidates known everywhere (the choice, runner-up and
- * hybrid's K best are exact), and when it is not the no-delay choice (the summary's gains).  Margins of 1e-6
- * relative keep pact_tune_pick's ties unchanged.  A call before the bounds (some unknown cell's lb is NAN)
- * asks only for the no-delay choice and the next candidates by no-delay d^, until keep + 1 are known
- * everywhere: values to prune against, and no bound computed for what is evaluated anyway. */
+ * lower bounds of the others (known, d, lb, need: na x np).  A candidate whose objective, bounded from below
+ * by its bounds, may reach the `keep`-th best value of the candidates known everywhere (the choice,
+ * runner-up and hybrid's K best are exact), or that is the no-delay choice (the summary's gains), is asked
+ * for everywhere; any other only under the patterns where its bound does not exceed the best known d^ (so
+ * the best d^ of every pattern, which normalizes robust and regret, is exact).  Margins of 1e-6 relative
+ * keep pact_tune_pick's ties unchanged.  A call before the bounds (some unknown cell's lb is NAN) asks only
+ * for the no-delay choice and the next candidates by no-delay d^, until keep are known everywhere: values to
+ * prune against; the others are bounded first. */
 void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsigned na, unsigned np, int nd,
                      const double *d, const double *lb, const guint8 *known, guint8 *need);
 

@@ -137,8 +137,8 @@ void pact_tune_prune(pact_tune_objective o, const double *w, unsigned keep, unsi
     const unsigned ndc =
         nd >= 0 ? pact_tune_pick(PACT_TUNE_NO_DELAY, dk, na, np, nd, NULL, NULL, PACT_OBJ_NONE, NULL)
                 : PACT_OBJ_NONE;
-    /* first call, before any bound: the no-delay choice and the next candidates by no-delay d^, until keep +
-     * 1 are known everywhere; later ones evaluate what cannot be ruled out */
+    /* first call, before any bound: the no-delay choice and the next candidates by no-delay d^, until keep
+     * are known everywhere; later ones evaluate what cannot be ruled out, pattern by pattern */
     gboolean seeding = FALSE;
     for (size_t i = 0; i < n; i++)
         seeding |= !known[i] && isnan(lb[i]);
