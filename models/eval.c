@@ -919,10 +919,8 @@ gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const 
     if (!begin(w, s, prm, &x, err))
         return FALSE;
     if (!reserve_n((void **)&w->lbt, &w->cap_lbt, (s->n + 1) * K, sizeof(double)) ||
-        !reserve_n((void **)&w->chb, &w->cap_chb, s->nchan + 1, sizeof(double))) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
-        return FALSE;
-    }
+        !reserve_n((void **)&w->chb, &w->cap_chb, s->nchan + 1, sizeof(double)))
+        goto oom;
     /* shared links: the link-load term, where the links leave room for its bands */
     uint32_t nb = 0, L = 0;
     if (prm->net == PACT_NET_SHARED) { /* the routes' links, or each node's two (node_of) */
@@ -930,10 +928,8 @@ gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const 
         nb = LB_CELLS / L / K < LB_BANDS ? LB_CELLS / L / K : LB_BANDS;
         if (nb < LB_BANDS_MIN)
             nb = 0;
-        else if (!reserve_n((void **)&w->lbw, &w->cap_lbw, ((size_t)L + 1) * nb * K, sizeof(double))) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
-            return FALSE;
-        }
+        else if (!reserve_n((void **)&w->lbw, &w->cap_lbw, ((size_t)L + 1) * nb * K, sizeof(double)))
+            goto oom;
     }
     const int P = s->P;
     memset(w->nsr, 0, 2 * s->nchan * sizeof(uint32_t));
@@ -941,7 +937,7 @@ gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const 
         w->chb[c] = INFINITY;
     bound_t b = {&x, w->comp, w->heap, 0, 0, K, {0}};
     msg_list lm = {&x, K, 0, {0}, {0}};
-    double amax[LB_LANES], ar_src[LB_LANES], ar_dst[LB_LANES], mt[LB_LANES];
+    double amax[LB_LANES], ar[LB_LANES], mt[LB_LANES];
     for (unsigned k = 0; k < K; k++) {
         amax[k] = -INFINITY;
         lm.rmin[k] = INFINITY;
@@ -987,17 +983,16 @@ gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const 
         }
         const uint32_t c = s->chan[op];
         const schan *ch = &s->ch[c];
-        for (unsigned k = 0; k < K; k++) {
-            ar_src[k] = arrivals[k] ? arrivals[k][ch->src] : 0;
-            ar_dst[k] = arrivals[k] ? arrivals[k][ch->dst] : 0;
-        }
         if (s->ch[c + 1].slot - ch->slot > 1) {
             /* which of the channel's messages this is depends on the posting order: the channel's least one,
              * and the other end posted no earlier than its rank arrived */
             double T = min_transfer(&x, ch->src, ch->dst, w->chb[c]);
+            const int other = kind == PACT_OP_SEND ? ch->dst : ch->src;
+            for (unsigned k = 0; k < K; k++)
+                ar[k] = arrivals[k] ? arrivals[k][other] : 0;
             if (kind == PACT_OP_SEND) {
                 for (unsigned k = 0; k < K; k++)
-                    mt[k] = dmax(st[k], ar_dst[k]);
+                    mt[k] = dmax(st[k], ar[k]);
                 if (nb && !msg_add(&lm, ch->src, ch->dst, mt, s->bval[SOP_BIDX(o)]))
                     goto oom;
                 if (!(s->bval[SOP_BIDX(o)] < prm->eager_limit))
@@ -1005,7 +1000,7 @@ gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const 
                         st[k] = mt[k] + T;
             } else {
                 for (unsigned k = 0; k < K; k++)
-                    st[k] = dmax(st[k], ar_src[k]) + T;
+                    st[k] = dmax(st[k], ar[k]) + T;
             }
             bound_end(&b, r, op);
             continue;
