@@ -41,7 +41,7 @@ tune_reference() {
                         if (best[p] < 0 || d < best[p] * (1 - 1e-9)) best[p] = d
                     }
                 }
-                choice = ""; bv = -1
+                choice = ""; bv = -1; runner = ""; rv = -1
                 for (i = 1; i <= na[cell]; i++) {
                     a = algs[cell, i]; v = 0; ok = 1; ws = 0
                     for (p = 1; p <= np; p++) {
@@ -54,11 +54,40 @@ tune_reference() {
                     }
                     if (!ok) continue
                     if (obj == "expected") v /= ws
-                    if (bv < 0 || v < bv * (1 - 1e-9)) { bv = v; choice = a }
+                    if (bv < 0 || v < bv * (1 - 1e-9)) { runner = choice; rv = bv; bv = v; choice = a }
+                    else if (rv < 0 || v < rv * (1 - 1e-9)) { rv = v; runner = a }
                 }
-                print cell, choice
+                if (values) printf "%s %s %.17g %s %.17g\n", cell, choice, bv, (runner == "" ? "-" : runner), rv
+                else print cell, choice
             }
-        }' "$1" | sort
+        }' values="${4:-}" "$1" | sort
+}
+
+# tune_rows TABLE REFERENCE: each row of a collective's table against the reference values of its cells
+# (tune_reference ... values): a row stands for the worst of its sizes, its value that cell's value and its
+# runner-up that cell's runner-up and value (ties: the smallest size); so no runner-up scores below its row's
+# choice.
+tune_rows() {
+    awk -F, 'NR == FNR { if (FNR > 1) { n++; pr[n] = $2; pp[n] = $3; lo[n] = $4; hi[n] = $5; v[n] = $9
+                                        ru[n] = $10; rv[n] = $11 } next }
+             { split($0, k, " ")
+               for (i = 1; i <= n; i++)
+                   if (pr[i] == k[1] && pp[i] == k[2] && k[3] + 0 >= lo[i] + 0 && (hi[i] == "inf" || k[3] + 0 <= hi[i] + 0)) {
+                       if (!(i in wv) || k[5] > wv[i] * (1 + 1e-7)) { wv[i] = k[5]; wr[i] = k[6]; wrv[i] = k[7]; wb[i] = k[3] }
+                       break }
+             }
+             function off(a, b) { return a - b > 1e-7 * b || b - a > 1e-7 * b }
+             END {
+               bad = 0
+               for (i = 1; i <= n; i++) {
+                   if (!(i in wv)) { print "row " i + 1 ": no cell"; bad = 1; continue }
+                   if (off(v[i], wv[i])) { print "row " i + 1 ": value " v[i] ", its worst cell (" wb[i] " B) " wv[i]; bad = 1 }
+                   if (wr[i] == "-") { if (ru[i] != "") { print "row " i + 1 ": runner-up " ru[i] ", none at " wb[i] " B"; bad = 1 } }
+                   else if (ru[i] != wr[i] || off(rv[i], wrv[i])) {
+                       print "row " i + 1 ": runner-up " ru[i] " " rv[i] ", at its worst cell (" wb[i] " B) " wr[i] " " wrv[i]; bad = 1 }
+                   if (ru[i] != "" && rv[i] < v[i] * (1 - 1e-9)) { print "row " i + 1 ": runner-up " rv[i] " below the choice " v[i]; bad = 1 }
+               }
+               exit bad }' "$1" <(sort -k1,1n -k2,2n -k3,3n "$2")
 }
 
 # tune_table_choices TABLE CELLS: the table's choice for each "procs ppn bytes" line of CELLS, as a spec.
@@ -86,6 +115,9 @@ tune_matches() {
         got=$(grep -E "^$c," "$d/table.csv" | cat <(head -1 "$d/table.csv") - | tune_table_choices /dev/stdin "$d/cells")
         diff <(echo "$ref") <(echo "$got") || { echo "$c: table differs from the reference"; return 1; }
         n=$((n + $(wc -l <<<"$ref")))
+        tune_reference "$d/runs/model-$c/results.csv" "$1" "${2:-}" values >"$d/values-$c"
+        grep -E "^$c," "$d/table.csv" | cat <(head -1 "$d/table.csv") - >"$d/table-$c.csv"
+        tune_rows "$d/table-$c.csv" "$d/values-$c" || { echo "$c: rows differ from their worst cells"; return 1; }
     done
     echo "$n cells agree"
     [ "$n" -eq $((3 * 2 * 6)) ]

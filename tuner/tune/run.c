@@ -264,16 +264,20 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
     return ok;
 }
 
-/* Merges each (procs, ppn)'s consecutive sizes with the same choice into rows of the table. */
+/* Merges each (procs, ppn)'s consecutive sizes with the same choice into rows of the table.  A row stands
+ * for its worst size (the first where the choice's value is the largest): its value is the choice's there,
+ * and its runner-up is that size's runner-up, with its value, which the choice's does not exceed.  (The
+ * runner-up had been the first size's, beside the worst size's value: rows read as if the runner-up beat
+ * the choice.) */
 static void to_table(pact_tune *t, const pact_tune_grid *g, pact_table *table)
 {
     for (guint i = 0; i < g->cells->len;) {
         const pact_tune_cell *c = &g_array_index(g->cells, pact_tune_cell, i);
-        guint j = i + 1;
-        double worst = g->value[i];
+        guint j = i + 1, wi = i;
         while (j < g->cells->len && g_array_index(g->cells, pact_tune_cell, j).procs == c->procs &&
                g_array_index(g->cells, pact_tune_cell, j).ppn == c->ppn && g->choice[j] == g->choice[i]) {
-            worst = fmax(worst, g->value[j]);
+            if (!isnan(g->value[j]) && (isnan(g->value[wi]) || g->value[j] > g->value[wi]))
+                wi = j;
             j++;
         }
         gboolean first = i == 0 || g_array_index(g->cells, pact_tune_cell, i - 1).procs != c->procs ||
@@ -284,19 +288,21 @@ static void to_table(pact_tune *t, const pact_tune_grid *g, pact_table *table)
         long *v = NULL;
         char why[256];
         pact_spec_parse(g->coll, g->algs->pdata[g->choice[i]], &a, &v, why, sizeof why);
-        g_autofree char *runner =
-            g->runner[i] == PACT_OBJ_NONE ? NULL : pact_tune_canonical(g->coll, g->algs->pdata[g->runner[i]]);
+        g_autofree char *runner = g->runner[wi] == PACT_OBJ_NONE
+                                      ? NULL
+                                      : pact_tune_canonical(g->coll, g->algs->pdata[g->runner[wi]]);
         pact_table_row r = {.coll = g->coll,
                             .procs = c->procs,
                             .ppn = c->ppn,
                             .min_bytes = first ? 0 : c->bytes,
-                            .max_bytes = last ? PACT_TABLE_INF : g_array_index(g->cells, pact_tune_cell, j).bytes - 1,
+                            .max_bytes =
+                                last ? PACT_TABLE_INF : g_array_index(g->cells, pact_tune_cell, j).bytes - 1,
                             .alg = a,
                             .params = v,
                             .objective = t->objective_text,
-                            .value = worst,
+                            .value = g->value[wi],
                             .runner_up = runner,
-                            .runner_up_value = g->runner_value[i]};
+                            .runner_up_value = g->runner_value[wi]};
         pact_table_add(table, &r);
         free(v);
         i = j;
