@@ -456,6 +456,30 @@ static void advance(sim_t *x, int r, double now)
 
 /* ---- the evaluation ---- */
 
+/* After a delivery at `now`: the one wake pending, run at once where nothing comes before it (the main loop
+ * would take it next): the queue's current instant has nothing left of a smaller key (every other event
+ * waiting is later), and no class end is due before it. */
+static inline void wake_now(sim_t *x, double now)
+{
+    pact_model_eval *w = x->w;
+    if (w->nwake != 1 || x->oom)
+        return;
+    const evq *q = &w->q;
+    const uint32_t r = w->wakes[0];
+    const uint64_t key = ((uint64_t)ev_class[EV_WAKE] << 56) | r;
+    if (!q->active || q->cur_t != now || (q->icur < q->ncur && q->cur[q->icur].key < key) ||
+        (q->nlate > 0 && q->late[0].key < key))
+        return;
+    const ce_ent *ce = pact_ev_class_next(w);
+    if (ce && (ce->t < now || (ce->t == now && ce->k < key)))
+        return;
+    w->events++;
+    w->nwake = 0;
+    w->rs[r].wake_pending = 0;
+    w->rs[r].waiting = 0;
+    advance(x, (int)r, now);
+}
+
 /* PACT_MODEL_FILL_SCAN, for the tests: both ways of sharing give one answer (eval_int.h, FILL_SCAN). */
 static gboolean fill_scan_env(uint32_t *fill_scan, GError **err)
 {
@@ -665,6 +689,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
                 if (k.type == EV_CLASS_END) {
                     pact_ev_class_pop(w);
                     pact_ev_class_end(&x, k.id, k.t);
+                    wake_now(&x, k.t);
                     continue;
                 }
                 pact_heap h = {w->wakes, w->nwake};
@@ -703,11 +728,13 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             if (e.ver != w->fl[e.id].ver)
                 break; /* rescheduled since */
             pact_ev_deliver(&x, e.id, now);
+            wake_now(&x, now);
             break;
         case EV_CLASS_END:
             if (e.ver == w->cl[e.id].ver && w->cl[e.id].where == 1) {
                 w->cl[e.id].where = 0;
                 pact_ev_class_end(&x, e.id, now);
+                wake_now(&x, now);
             }
             break;
         case EV_SHARE:
