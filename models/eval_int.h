@@ -66,8 +66,9 @@ struct pact_model_sched {
     schan *ch; /* nchan + 1 */
     size_t nmsg;
     /* how the preparing went (prepare.c; for the tests): ranks whose shape came from comparing their IR with
-     * the last rank's, and ranks whose receives were sorted by merging runs */
-    size_t nsame_ir, nmerged;
+     * the last rank's, ranks whose receives were sorted by merging runs, and ranks prepared as rank 0's
+     * schedule turned (pact_alg.rotates), not built */
+    size_t nsame_ir, nmerged, nturned;
 };
 
 /* prepare.c, for the tests: nonzero turns those two shortcuts off (each rank's shape from its successors, its

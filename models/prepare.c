@@ -6,7 +6,9 @@
  * together took 400 MB).  A rank whose schedule has the shape of one before it (eval_int.h: the same records,
  * dependencies and successors) shares that shape's records; it keeps its channels only.  Channels are
  * numbered per receiving rank from its own receives, sorted by (source, tag); each send then finds its
- * channel by binary search in its destination's list: no table of P^2 keys. */
+ * channel by binary search in its destination's list: no table of P^2 keys.  Where every rank runs rank 0's
+ * schedule turned by its rank (pact_alg.rotates, checked on three ranks built in full), the other ranks are
+ * not built: each gets rank 0's shape, and its channels from rank 0's, turned. */
 #include "eval_int.h"
 
 int pact_model_prep_plain = 0;
@@ -239,6 +241,63 @@ static gboolean shape_equal(const pact_model_sched *s, uint32_t j, size_t m, con
     return memcmp(s->succ + s0, p->tsucc, nsucc * sizeof(uint32_t)) == 0;
 }
 
+/* A channel into the rank being flattened, from src with tag: appended (FALSE: out of memory). */
+static gboolean chan_add(pact_model_sched *s, prep_t *p, int32_t src, int32_t tag)
+{
+    if (s->nchan + 1 > p->cap_chan) {
+        size_t c = s->nchan + 1 + (s->nchan + 1) / 2 + 16;
+        if (!grow((void **)&p->csrc, c, sizeof(*p->csrc)) || !grow((void **)&p->ctag, c, sizeof(*p->ctag)) ||
+            !grow((void **)&p->crecv, c, sizeof(*p->crecv)))
+            return FALSE;
+        p->cap_chan = c;
+    }
+    p->csrc[s->nchan] = src;
+    p->ctag[s->nchan] = tag;
+    p->crecv[s->nchan] = 0;
+    s->nchan++;
+    return TRUE;
+}
+
+/* Whether schedule b (rank r's) is schedule a (rank 0's) turned by r: the same operations, sizes, tags and
+ * dependencies, each send's and receive's peer p at (p + r) mod P. */
+static gboolean ir_turned(const pact_sched *a, const pact_sched *b, int r, int P)
+{
+    if (a->nops != b->nops || a->ndeps != b->ndeps || a->err != PACT_OK || b->err != PACT_OK)
+        return FALSE;
+    for (size_t i = 0; i < a->nops; i++) {
+        const pact_op *x = &a->ops[i], *y = &b->ops[i];
+        if (x->kind != y->kind || x->ndeps != y->ndeps || x->tag != y->tag ||
+            pact_op_bytes(a, x) != pact_op_bytes(b, y) ||
+            memcmp(pact_op_deps(a, i), pact_op_deps(b, i), x->ndeps * sizeof(uint32_t)) != 0)
+            return FALSE;
+        if ((x->kind == PACT_OP_SEND || x->kind == PACT_OP_RECV) &&
+            (x->peer < 0 || x->peer >= P || y->peer != (int32_t)(((int64_t)x->peer + r) % P)))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* Whether the model may turn rank 0's schedule for every rank: the algorithm says so (pact_alg.rotates) and
+ * ranks 1, P/2 and P-1, built in full, are rank 0's turned (else every rank is built, as for any algorithm).
+ * A and B: scratch schedules. */
+static gboolean turns(const pact_alg *alg, const pact_build_args *args, pact_sched *A, pact_sched *B)
+{
+    const int P = args->size;
+    if (pact_model_prep_plain || !alg->rotates || P < 4 || !alg->rotates(args))
+        return FALSE;
+    pact_build_args a = *args;
+    a.rank = 0;
+    if (pact_build(alg, &a, A) != PACT_OK)
+        return FALSE;
+    const int check[3] = {1, P / 2, P - 1};
+    for (int k = 0; k < 3; k++) {
+        a.rank = check[k];
+        if (pact_build(alg, &a, B) != PACT_OK || !ir_turned(A, B, check[k], P))
+            return FALSE;
+    }
+    return TRUE;
+}
+
 /* One rank's receive keys p->keys[0..n) sorted (they are distinct, as their operations are).  One or two
  * monotone runs are reversed and merged: pairwise exchange receives from rank - k at step k, two descending
  * runs, and qsort was a twentieth of preparing pairwise alltoall at 1024 ranks; anything else goes to qsort.
@@ -304,7 +363,64 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     s->P = P;
     size_t n = 0, nsucc = 0; /* operations of all ranks; successors of all shapes */
     uint32_t last_shape = NONE;
+    /* rank 0's schedule turned for the others (pact_alg.rotates): rank 0 is prepared as any rank, and each
+     * other rank r gets its shape, its sends to (p + r) mod P, and its receives' channels in the order of
+     * their turned sources: rank 0's sorted receives from the first source that wraps past P - 1 on, then
+     * those before, which is their order by (source, tag, operation) once turned */
+    gboolean turn;
+    {
+        pact_sched A, B;
+        pact_sched_init(&A);
+        pact_sched_init(&B);
+        turn = turns(alg, args, &A, &B);
+        pact_sched_free(&A);
+        pact_sched_free(&B);
+    }
+    size_t m0 = 0, nk0 = 0, ns0 = 0;
     for (int r = 0; r < P; r++) {
+        if (turn && r > 0) {
+            if (n + m0 >= UINT32_MAX) {
+                what = "more than 2^32 operations";
+                goto refuse;
+            }
+            if (r == 1) { /* room for all ranks at once, as below */
+                size_t c1 = p.cap_chan, c2 = p.cap_chan, c3 = p.cap_chan, more = (size_t)P - 1;
+                const size_t nch0 = s->nchan;
+                if (!presize((void **)&s->chan, &p.cap_opc, m0 * (size_t)P + 1, sizeof(*s->chan)) ||
+                    !presize((void **)&p.sends, &p.cap_send, ns0 * (size_t)P, sizeof(*p.sends)) ||
+                    !presize((void **)&p.csrc, &c1, nch0 + nch0 * more, sizeof(*p.csrc)) ||
+                    !presize((void **)&p.ctag, &c2, nch0 + nch0 * more, sizeof(*p.ctag)) ||
+                    !presize((void **)&p.crecv, &c3, nch0 + nch0 * more, sizeof(*p.crecv)))
+                    goto oom;
+                p.cap_chan = MIN(c1, MIN(c2, c3));
+            }
+            s->base[r] = (uint32_t)n;
+            s->shb[r] = s->shb[0];
+            p.sfirst[r] = (uint32_t)p.nsend;
+            ENSURE(s->chan, p.cap_opc, n + m0 + 1);
+            memset(s->chan + n, 0, m0 * sizeof(uint32_t));
+            ENSURE(p.sends, p.cap_send, p.nsend + ns0);
+            for (size_t k = 0; k < ns0; k++) {
+                const msg_key *q = &p.sends[k];
+                p.sends[p.nsend++] =
+                    (msg_key){(int32_t)(((int64_t)q->peer + r) % P), q->tag, (uint32_t)(n + q->op)};
+            }
+            size_t w = 0; /* the first of rank 0's receives whose source wraps */
+            while (w < nk0 && p.keys[w].peer < P - r)
+                w++;
+            p.cfirst[r] = (uint32_t)s->nchan;
+            for (size_t j = 0; j < nk0; j++) {
+                const msg_key *q = &p.keys[(w + j) % nk0], *prev = &p.keys[(w + j + nk0 - 1) % nk0];
+                if ((j == 0 || q->peer != prev->peer || q->tag != prev->tag) &&
+                    !chan_add(s, &p, (int32_t)(((int64_t)q->peer + r) % P), q->tag))
+                    goto oom;
+                s->chan[n + q->op] = (uint32_t)s->nchan - 1;
+                p.crecv[s->nchan - 1]++;
+            }
+            s->nturned++;
+            n += m0;
+            continue;
+        }
         pact_build_args a = *args;
         a.rank = r;
         int rc = pact_build(alg, &a, &sc);
@@ -457,22 +573,16 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             goto oom;
         p.cfirst[r] = (uint32_t)s->nchan;
         for (size_t k = 0; k < nk; k++) {
-            if (k == 0 || p.keys[k].peer != p.keys[k - 1].peer || p.keys[k].tag != p.keys[k - 1].tag) {
-                if (s->nchan + 1 > p.cap_chan) {
-                    size_t c = s->nchan + 1 + (s->nchan + 1) / 2 + 16;
-                    if (!grow((void **)&p.csrc, c, sizeof(*p.csrc)) ||
-                        !grow((void **)&p.ctag, c, sizeof(*p.ctag)) ||
-                        !grow((void **)&p.crecv, c, sizeof(*p.crecv)))
-                        goto oom;
-                    p.cap_chan = c;
-                }
-                p.csrc[s->nchan] = p.keys[k].peer;
-                p.ctag[s->nchan] = p.keys[k].tag;
-                p.crecv[s->nchan] = 0;
-                s->nchan++;
-            }
+            if ((k == 0 || p.keys[k].peer != p.keys[k - 1].peer || p.keys[k].tag != p.keys[k - 1].tag) &&
+                !chan_add(s, &p, p.keys[k].peer, p.keys[k].tag))
+                goto oom;
             s->chan[p.keys[k].op] = (uint32_t)s->nchan - 1;
             p.crecv[s->nchan - 1]++;
+        }
+        if (r == 0) { /* what the ranks turned from it read: its operations, and its receives sorted */
+            m0 = m;
+            nk0 = nk;
+            ns0 = p.nsend;
         }
         n += m;
     }

@@ -354,6 +354,28 @@ static void test_bound(void)
     pact_model_eval_free(w);
 }
 
+/* The schedule set of args b prepared with preparing's shortcuts (returned) and without them
+ * (pact_model_prep_plain), which must be the same arrays to the byte; the plain one takes no shortcut. */
+static pact_model_sched *prepared_alike(const pact_alg *a, const pact_build_args *b, int ppn)
+{
+    GError *err = NULL;
+    pact_model_sched *fast = pact_model_prepare(a, b, &err);
+    g_assert_no_error(err);
+    pact_model_prep_plain = 1;
+    pact_model_sched *plain = pact_model_prepare(a, b, &err);
+    pact_model_prep_plain = 0;
+    g_assert_no_error(err);
+    g_autofree char *df = pact_model_sched_digest(fast), *dp = pact_model_sched_digest(plain);
+    if (strcmp(df, dp) != 0)
+        g_error(
+            "%s %s on %d ranks (%d a node), count %zu: prepared %s with the shortcuts (%zu ranks turned), "
+            "%s without",
+            pact_coll_name(a->coll), a->name, b->size, ppn, b->count, df, fast->nturned, dp);
+    g_assert_cmpuint(plain->nsame_ir + plain->nmerged + plain->nturned, ==, 0);
+    pact_model_sched_free(plain);
+    return fast;
+}
+
 /* Preparing's shortcuts (a rank whose IR is the last rank's takes its shape; receive keys in one or two
  * monotone runs are merged, not sorted) give the arrays of preparing without them, to the byte: every
  * algorithm at several P, placements, roots and sizes (ranks without receives: a broadcast's root), and
@@ -387,25 +409,11 @@ static void test_prepare_shortcuts(void)
                                          .order = order};
                     if (pact_alg_applies(a, &b, NULL) != PACT_OK)
                         continue;
-                    GError *err = NULL;
-                    pact_model_sched *fast = pact_model_prepare(a, &b, &err);
-                    g_assert_no_error(err);
-                    pact_model_prep_plain = 1;
-                    pact_model_sched *plain = pact_model_prepare(a, &b, &err);
-                    pact_model_prep_plain = 0;
-                    g_assert_no_error(err);
-                    g_autofree char *df = pact_model_sched_digest(fast), *dp = pact_model_sched_digest(plain);
-                    if (strcmp(df, dp) != 0)
-                        g_error(
-                            "%s %s on %d ranks (%d a node), count %zu: prepared %s with the shortcuts, %s "
-                            "without",
-                            pact_coll_name(a->coll), a->name, P, ppn, counts[ci], df, dp);
-                    g_assert_cmpuint(plain->nsame_ir + plain->nmerged, ==, 0);
+                    pact_model_sched *fast = prepared_alike(a, &b, ppn);
                     same_ir += fast->nsame_ir;
                     merged += fast->nmerged;
                     sets++;
                     pact_model_sched_free(fast);
-                    pact_model_sched_free(plain);
                 }
                 pact_place_free(&pl);
             }
@@ -415,6 +423,77 @@ static void test_prepare_shortcuts(void)
     g_assert_cmpuint(sets, >, 1000);
     g_assert_cmpuint(same_ir, >, 10000);
     g_assert_cmpuint(merged, >, 1000);
+}
+
+/* Rank 0's schedule turned for the other ranks (pact_alg.rotates): every algorithm that says it turns, at P
+ * and counts where it does and where it does not (blocks of unequal sizes, the ring's fallback below P),
+ * gives the arrays of preparing rank by rank, to the byte, and is turned wherever it says so.  Algorithms
+ * that do not turn, made to claim they do, are found out by the ranks built to check and prepared rank by
+ * rank. */
+static int claims_to_turn(const pact_build_args *a)
+{
+    (void)a;
+    return 1;
+}
+
+static void test_prepare_turned(void)
+{
+    const int Ps[] = {4, 5, 6, 8, 12, 16, 31, 32, 33, 48, 64, 96, 100, 128};
+    size_t sets = 0, turned = 0, whole = 0;
+    for (size_t i = 0; i < pact_alg_count(); i++) {
+        const pact_alg *a = pact_alg_at(i);
+        if (!a->rotates)
+            continue;
+        for (size_t pi = 0; pi < G_N_ELEMENTS(Ps); pi++)
+            for (int ppn = 1; ppn <= 4; ppn += 3) {
+                const int P = Ps[pi];
+                if (P % ppn)
+                    continue;
+                int node[128];
+                for (int r = 0; r < P; r++)
+                    node[r] = r / ppn;
+                pact_place pl;
+                g_assert_cmpint(pact_place_init(&pl, P, node), ==, PACT_OK);
+                const size_t counts[] = {1, 7, (size_t)P, 2 * (size_t)P, 3 * (size_t)P + 1, 1000, 1024, 4096};
+                for (size_t ci = 0; ci < G_N_ELEMENTS(counts); ci++) {
+                    pact_build_args b = {.coll = a->coll,
+                                         .size = P,
+                                         .count = counts[ci],
+                                         .elem_size = 8,
+                                         .commutative = 1,
+                                         .place = &pl};
+                    if (pact_alg_applies(a, &b, NULL) != PACT_OK)
+                        continue;
+                    pact_model_sched *fast = prepared_alike(a, &b, ppn);
+                    /* turned wherever it says it turns */
+                    g_assert_cmpuint(fast->nturned, ==, a->rotates(&b) ? (size_t)P - 1 : 0);
+                    sets++;
+                    turned += fast->nturned > 0;
+                    whole += fast->nturned == 0;
+                    pact_model_sched_free(fast);
+                }
+                pact_place_free(&pl);
+            }
+    }
+    g_test_message("turned: %zu schedule sets, %zu turned, %zu rank by rank", sets, turned, whole);
+    g_assert_cmpuint(turned, >, 300);
+    g_assert_cmpuint(whole, >, 50);
+    /* claims that do not hold: the checked ranks differ, and every rank is built */
+    const char *liars[][2] = {{"allreduce", "recursive_doubling"}, {"allgather", "neighbor"},
+                              {"alltoall", "mpich_pairwise"},      {"alltoall", "modified_bruck"},
+                              {"bcast", "scatter_allgather_ring"}, {"allreduce", "rabenseifner"}};
+    for (size_t k = 0; k < G_N_ELEMENTS(liars); k++) {
+        const pact_alg *real = pact_alg_find((pact_coll)pact_coll_from_name(liars[k][0]), liars[k][1]);
+        g_assert_nonnull(real);
+        pact_alg liar = *real;
+        liar.rotates = claims_to_turn;
+        pact_model_sched *s = prepare(&liar, 64, 1 << 16), *t = prepare(real, 64, 1 << 16);
+        g_autofree char *ds = pact_model_sched_digest(s), *dt = pact_model_sched_digest(t);
+        g_assert_cmpuint(s->nturned, ==, 0);
+        g_assert_cmpstr(ds, ==, dt);
+        pact_model_sched_free(s);
+        pact_model_sched_free(t);
+    }
 }
 
 /* The schedule set's digest: one for what builds alike (ring and segmented ring allreduce, whose default
@@ -967,6 +1046,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/bound", test_bound);
     g_test_add_func("/models/digest", test_digest);
     g_test_add_func("/models/prepare-shortcuts", test_prepare_shortcuts);
+    g_test_add_func("/models/prepare-turned", test_prepare_turned);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
     return rc;

@@ -38,6 +38,12 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return 1;
 }
 
+/* Blocks of one size: rank r's ring is rank 0's turned (pact_alg.rotates). */
+static int rotates(const pact_build_args *a)
+{
+    return a->count > 0 && !a->inplace;
+}
+
 const pact_alg pact_alg_allgather_ring = {
     .coll = PACT_COLL_ALLGATHER,
     .name = "ring",
@@ -49,4 +55,5 @@ const pact_alg pact_alg_allgather_ring = {
     .source = "Open MPI ompi_coll_base_allgather_intra_ring (coll_base_allgather.c)",
     .cost = "(P-1)*(alpha + beta*m)",
     .terms = terms,
+    .rotates = rotates,
 };

@@ -52,15 +52,25 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return 1;
 }
 
+/* Where the P blocks are equal (count a multiple of P, at least P: no fallback), rank r's ring is rank 0's
+ * turned (pact_alg.rotates); blocks that differ by an element make their sizes depend on the rank. */
+static int rotates(const pact_build_args *a)
+{
+    return a->count > 0 && a->size > 1 && a->count >= (size_t)a->size && a->count % (size_t)a->size == 0 &&
+           !a->inplace;
+}
+
 const pact_alg pact_alg_allreduce_ring = {
     .coll = PACT_COLL_ALLREDUCE,
     .name = "ring",
     .build = pact_allreduce_ring_build,
     .restrictions = PACT_R_COMMUTATIVE,
     .ompi_id = 4,
-    .mpich = NULL, /* MPICH 4.0 has no ring allreduce (4.1 added one, with another block split and no overlap) */
+    .mpich =
+        NULL, /* MPICH 4.0 has no ring allreduce (4.1 added one, with another block split and no overlap) */
     .smpi = "lr",
     .source = "Open MPI ompi_coll_base_allreduce_intra_ring (coll_base_allreduce.c)",
     .cost = "2*(P-1)*(alpha + beta*m/P) + (P-1)*gamma*m/P",
     .terms = terms,
+    .rotates = rotates,
 };

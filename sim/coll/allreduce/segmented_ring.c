@@ -62,6 +62,14 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return pact_alg_find(PACT_COLL_ALLREDUCE, "ring")->terms(P, m, t, src);
 }
 
+/* As the ring's (pact_alg.rotates): equal blocks cut into equal pieces per phase, whatever the segment size
+ * (and the ring where it falls back to it). */
+static int rotates(const pact_build_args *a)
+{
+    return a->count > 0 && a->size > 1 && a->count >= (size_t)a->size && a->count % (size_t)a->size == 0 &&
+           !a->inplace;
+}
+
 const pact_alg pact_alg_allreduce_segmented_ring = {
     .coll = PACT_COLL_ALLREDUCE,
     .name = "segmented_ring",
@@ -74,5 +82,9 @@ const pact_alg pact_alg_allreduce_segmented_ring = {
     .source = "Open MPI ompi_coll_base_allreduce_intra_ring_segmented (coll_base_allreduce.c)",
     .cost = "(P-1)*(phases*alpha + beta*m/P + gamma*m/P) + (P-1)*(alpha + beta*m/P)",
     .terms = terms,
-    .params = (const pact_param_desc[]){{"segsize", 0, "segment size in bytes; 0 (Open MPI's default) or count < P*segment: plain ring"}, {NULL, 0, NULL}},
+    .rotates = rotates,
+    .params =
+        (const pact_param_desc[]){
+            {"segsize", 0, "segment size in bytes; 0 (Open MPI's default) or count < P*segment: plain ring"},
+            {NULL, 0, NULL}},
 };

@@ -36,6 +36,13 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return 1;
 }
 
+/* Rank r receives from r + 1, r + 2, ... and sends to r - 1, r - 2, ...: rank 0's schedule turned
+ * (pact_alg.rotates). */
+static int rotates(const pact_build_args *a)
+{
+    return a->count > 0 && !a->inplace;
+}
+
 const pact_alg pact_alg_alltoall_linear = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "linear",
@@ -47,4 +54,5 @@ const pact_alg pact_alg_alltoall_linear = {
     .source = "Open MPI ompi_coll_base_alltoall_intra_basic_linear (coll_base_alltoall.c)",
     .cost = "(P-1)*(alpha + beta*m), all messages in flight together",
     .terms = terms,
+    .rotates = rotates,
 };

@@ -69,6 +69,13 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return 1;
 }
 
+/* Rank r's j-th receive is from r + 1 + j and its j-th send to r - 1 - j, in windows of the same K on every
+ * rank: rank 0's schedule turned (pact_alg.rotates). */
+static int rotates(const pact_build_args *a)
+{
+    return a->count > 0 && !a->inplace;
+}
+
 const pact_alg pact_alg_alltoall_linear_sync = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "linear_sync",
@@ -80,5 +87,9 @@ const pact_alg pact_alg_alltoall_linear_sync = {
     .source = "Open MPI ompi_coll_base_alltoall_intra_linear_sync (coll_base_alltoall.c)",
     .cost = "(P-1)*(alpha + beta*m) with K >= P-1; ceil((P-1)/K) rounds of K messages otherwise",
     .terms = terms,
-    .params = (const pact_param_desc[]){{"max_requests", 0, "receives and sends in flight per kind; 0: all (Open MPI's default)"}, {NULL, 0, NULL}},
+    .rotates = rotates,
+    .params =
+        (const pact_param_desc[]){
+            {"max_requests", 0, "receives and sends in flight per kind; 0: all (Open MPI's default)"},
+            {NULL, 0, NULL}},
 };

@@ -41,6 +41,12 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return 1;
 }
 
+/* Rank r exchanges with r + k and r - k at step k: rank 0's schedule turned (pact_alg.rotates). */
+static int rotates(const pact_build_args *a)
+{
+    return a->count > 0 && !a->inplace;
+}
+
 const pact_alg pact_alg_alltoall_pairwise = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "pairwise",
@@ -52,4 +58,5 @@ const pact_alg pact_alg_alltoall_pairwise = {
     .source = "Open MPI ompi_coll_base_alltoall_intra_pairwise (coll_base_alltoall.c)",
     .cost = "(P-1)*(alpha + beta*m)",
     .terms = terms,
+    .rotates = rotates,
 };
