@@ -36,7 +36,8 @@
 #     --seconds S   pact model bench's measurement (default 8; the positional SECONDS is the same)
 #     --mem-limit G address-space limit of each cell in GiB (ulimit -v; default 17, at most 90% of the
 #                   machine): a cell past it fails instead of swapping the machine
-#     -o DIR        also write DIR/bench-model.txt (this output) and DIR/bench-model.csv (the cells)
+#     -o DIR        also write DIR/bench-model.txt (this output) and DIR/bench-model.csv (the cells); a DIR that
+#                   holds an earlier run's files is refused (exit 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
@@ -60,6 +61,13 @@ while [ $# -gt 0 ]; do
     shift
 done
 if [ -n "$outdir" ]; then
+    # an earlier run's csv would take this run's rows after its own (and a second header): refuse it
+    for f in bench-model.txt bench-model.csv; do
+        if [ -e "$outdir/$f" ]; then
+            echo "bench-model.sh: -o $outdir: $outdir/$f is an earlier run's; give a new folder" >&2
+            exit 2
+        fi
+    done
     mkdir -p "$outdir"
     exec > >(tee "$outdir/bench-model.txt")
 fi

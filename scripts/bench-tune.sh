@@ -15,6 +15,7 @@
 # SimGrid cells outside each size's K best; --exhaustive runs them all (pact tune --exhaustive: the same
 # tables), for a side-by-side figure.  With --colls the total is of those collectives only: no verdict.
 #   scripts/bench-tune.sh [--model-only | --hybrid-only] [--colls C,D] [--exhaustive] [-o DIR]
+# DIR (default results/bench-tune-DATE) must be new or empty: pact tune resumes a folder it tuned before.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
@@ -32,6 +33,11 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+# pact tune resumes a folder it tuned before: a run there would time what is left, not the table
+if [ -d "$out" ] && [ -n "$(ls -A "$out")" ]; then
+    echo "bench-tune.sh: -o $out is not empty: pact tune would resume the runs there and time only what is left; give a new folder" >&2
+    exit 2
+fi
 mkdir -p "$out"
 colls=(allreduce reduce bcast alltoall allgather barrier reduce_scatter)
 [ -n "${colls_arg:-}" ] && colls=("${colls_arg[@]}")

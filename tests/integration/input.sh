@@ -224,3 +224,27 @@ skew_seconds() {
         grep -q "runner-up *margin$" "$d/summary.txt"
 }
 check "pact sim: the skew in seconds per size on stderr and in the summary, runner-up and margin" skew_seconds
+
+# 15. A benchmark run into the folder of an earlier one: bench-tune.sh timed pact tune resuming the runs there
+# (a table in seconds that were not its own, seen in session 24), bench-model.sh appended its cells (and a
+# second header) to the earlier csv. Both refuse such a folder before running anything, and leave it as it was.
+bench_out_refused() {
+    local d="$TMP/bench-old" rc out
+    rm -rf "$d"
+    mkdir -p "$d/model-barrier-0" "$d/m"
+    echo old >"$d/model.txt"
+    echo "set,old" >"$d/m/bench-model.csv"
+    out=$(PACT=$PACT bash scripts/bench-tune.sh --model-only --colls barrier -o "$d" 2>&1) && rc=0 || rc=$?
+    if [ "$rc" -ne 2 ] || ! grep -q "is not empty" <<<"$out"; then
+        echo "bench-tune.sh: exit $rc: $out"
+        return 1
+    fi
+    [ "$(cat "$d/model.txt")" = old ] && [ -z "$(ls -A "$d/model-barrier-0")" ] || return 1
+    out=$(PACT=$PACT bash scripts/bench-model.sh --sets bench --seconds 1 -o "$d/m" 2>&1) && rc=0 || rc=$?
+    if [ "$rc" -ne 2 ] || ! grep -q "an earlier run's" <<<"$out"; then
+        echo "bench-model.sh: exit $rc: $out"
+        return 1
+    fi
+    [ "$(cat "$d/m/bench-model.csv")" = "set,old" ] && [ ! -e "$d/m/bench-model.txt" ]
+}
+check "benchmarks refuse a folder that holds an earlier run" bench_out_refused
