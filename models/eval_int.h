@@ -71,8 +71,8 @@ struct pact_model_sched {
     size_t nsame_ir, nmerged, nturned;
 };
 
-/* prepare.c, for the tests: nonzero turns those two shortcuts off (each rank's shape from its successors, its
- * receives by qsort), which must give the same arrays to the byte (pact_model_sched_digest). */
+/* prepare.c, for the tests: nonzero turns those three shortcuts off (each rank built, its shape from its
+ * successors, its receives by qsort), which must give the same arrays to the byte (pact_model_sched_digest). */
 extern int pact_model_prep_plain;
 
 /* Operation `op` (a global index) of rank r: its shape's record. */
