@@ -54,6 +54,14 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return 1;
 }
 
+/* Rank r's i-th receive of a round is from r + i + ii and its i-th send to r - i - ii, its own block copied
+ * where i + ii is 0 mod P, in rounds of the same size on every rank: rank 0's schedule turned
+ * (pact_alg.rotates). */
+static int rotates(const pact_build_args *a)
+{
+    return a->count > 0 && !a->inplace;
+}
+
 const pact_alg pact_alg_alltoall_scattered = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "scattered",
@@ -66,8 +74,10 @@ const pact_alg pact_alg_alltoall_scattered = {
     .source = "MPICH 4.0 MPIR_Alltoall_intra_scattered (src/mpi/coll/alltoall/alltoall_intra_scattered.c)",
     .cost = "(P-1)*(alpha + beta*m), in rounds of `throttle` pairs",
     .terms = terms,
-    .params = (const pact_param_desc[]){
-        {"throttle", 32, "pairs posted per round (MPIR_CVAR_ALLTOALL_THROTTLE), 0: all at once"},
-        {NULL, 0, NULL},
-    },
+    .rotates = rotates,
+    .params =
+        (const pact_param_desc[]){
+            {"throttle", 32, "pairs posted per round (MPIR_CVAR_ALLTOALL_THROTTLE), 0: all at once"},
+            {NULL, 0, NULL},
+        },
 };
