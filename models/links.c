@@ -372,30 +372,12 @@ static void class_del(pact_model_eval *w, uint32_t c)
     w->cfree = c;
 }
 
-int pact_ev_flow_links(const sim_t *x, int a, int b, uint32_t *l, double *lat, double *iw, double *bw)
-{
-    if (x->rt)
-        return pact_model_route(x->rt, a, b, l, lat, iw, bw);
-    if (same_node(x, a, b)) {
-        *lat = x->m->alpha_intra;
-        *bw = 1.0 / x->m->beta_intra;
-        *iw = 1;
-        return 0;
-    }
-    l[0] = 2u * (uint32_t)node_of(x, a);
-    l[1] = 2u * (uint32_t)node_of(x, b) + 1;
-    *lat = x->m->alpha;
-    *bw = 1.0 / x->m->beta;
-    *iw = 1;
-    return 2;
-}
-
 /* The message of flow f leaves its latency phase and joins its class. */
 void pact_ev_flow_start(sim_t *x, uint32_t f, double now)
 {
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
-    uint32_t l[PACT_ROUTE_MAX];
+    uint32_t l[PACT_ROUTE_MAX] = {0}; /* all set where read (GCC cannot tell through the routes' call) */
     double lat, iw, bw;
     uint32_t n = (uint32_t)pact_ev_flow_links(x, w->fl[f].src, w->fl[f].dst, l, &lat, &iw, &bw);
     uint32_t c = class_get(x, l, n, iw, now);

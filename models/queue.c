@@ -10,7 +10,16 @@
  * heap beside it.  The order of events is exactly a heap's on (time, class, key), a total order.  The
  * previous queue (a bucket per distinct time, found by a hash and ordered by a 4-ary heap) spent a fifth of
  * ring allreduce at 1024 ranks under random arrivals, where nearly every instant is distinct, choosing
- * among the heap's children. */
+ * among the heap's children.
+ * Most events need no heap: a private link's delivery is scheduled at now + its latency + its bytes' time, a
+ * flow's start at now + its latency, a local operation's end at now + its cost, and with one message size
+ * each comes after the one of its type scheduled before it.  Such events wait in a run per type (a ring, in
+ * order of time); one earlier than its run's last goes to the radix heap.  An instant gathers its events
+ * from the runs' fronts and the radix heap's least bucket; an instant of a single event, first in a run,
+ * is taken out as it is.  Ring allreduce at 1024 ranks under random arrivals: the radix heap had moved its
+ * 3.3 million events about three times each, and the queue was a third of the evaluation's instructions;
+ * with the runs, 1.2 million of its 2.2 million instants are single events, and the cell takes 10% fewer
+ * instructions. */
 #include "eval_int.h"
 
 /* ---- times as ordered bits: a < b as doubles iff ord(a) < ord(b) as integers (no NaN) ---- */
@@ -136,6 +145,42 @@ static gboolean rb_settle(evq *q)
     return TRUE;
 }
 
+/* ---- runs: events of one type in order of time ---- */
+
+/* Event e at the end of run r; FALSE when memory ran out.  A ring that doubles when full. */
+static gboolean run_add(evrun *r, const event *e)
+{
+    if (r->n == r->cap) {
+        uint32_t cap = r->cap ? 2 * r->cap : 256;
+        if (cap <= r->cap)
+            return FALSE;
+        event *v = realloc(r->v, (size_t)cap * sizeof(event));
+        if (!v)
+            return FALSE;
+        /* unwrap: the events before head (the ring's last ones) go after the old end */
+        if (r->head > 0)
+            memcpy(v + r->cap, v, (size_t)r->head * sizeof(event));
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[(r->head + r->n) & (r->cap - 1)] = *e;
+    r->n++;
+    return TRUE;
+}
+
+/* The least time at the runs' fronts into *t where less (or where `any` is FALSE: none known yet); whether
+ * any time is known (any, or a run's). */
+static inline gboolean runs_least(const evq *q, double *t, gboolean any)
+{
+    for (int k = 0; k < EVQ_RUNS; k++)
+        if (q->run[k].n > 0) {
+            double u = q->run[k].v[q->run[k].head].t;
+            *t = !any || u < *t ? u : *t;
+            any = TRUE;
+        }
+    return any;
+}
+
 /* ---- events scheduled for the current instant: a binary heap on key ---- */
 
 static void late_push(evq *q, const event *e)
@@ -176,6 +221,8 @@ void evq_free(evq *q)
     free(q->z);
     free(q->cur);
     free(q->late);
+    for (int k = 0; k < EVQ_RUNS; k++)
+        free(q->run[k].v);
 }
 
 void evq_reset(evq *q)
@@ -187,6 +234,11 @@ void evq_reset(evq *q)
     q->ndfree = NONE;
     q->nz = 0;
     q->last = 0;
+    q->now = 0;
+    for (int k = 0; k < EVQ_RUNS; k++) {
+        q->run[k].head = q->run[k].n = 0;
+        q->run[k].tail = -INFINITY;
+    }
     q->active = 0;
     q->ncur = q->icur = 0;
     q->nlate = 0;
@@ -207,12 +259,18 @@ gboolean evq_push(evq *q, double t, uint8_t type, uint32_t id, uint32_t ver, uin
         return TRUE;
     }
     uint64_t u = ord(t);
-    if (u < q->last) { /* before an instant taken out: never, or the order of events is lost */
+    if (u < q->now) { /* before an instant taken out: never, or the order of events is lost */
         q->past = TRUE;
         return TRUE;
     }
-    if (!rb_add(q, rb_index(u, q->last), &e, u))
+    const int k = evq_run_of[type];
+    if (k >= 0 && t >= q->run[k].tail) { /* ev_push, eval_int.h, has the common case inline */
+        if (!run_add(&q->run[k], &e))
+            return FALSE;
+        q->run[k].tail = t;
+    } else if (!rb_add(q, rb_index(u, q->last), &e, u)) {
         return FALSE;
+    }
     q->n++;
     return TRUE;
 }
@@ -283,8 +341,27 @@ static gboolean sort_cur(evq *q)
  * out (q->oom). */
 static gboolean activate_next(evq *q)
 {
-    if (!rb_settle(q))
+    /* the earliest instant: the radix heap's (rb[0]'s, or its first bucket's least time) or a run's first
+     * (times are never -0 or NaN: as doubles they compare as their ordered bits do) */
+    uint32_t b = q->nz > 0 ? 0 : rb_first(q);
+    const gboolean in_rb = q->nz > 0 || b != 0;
+    const uint64_t ur = q->nz > 0 ? q->last : b != 0 ? q->rb[b].min : 0;
+    double T = in_rb ? unord(ur) : INFINITY;
+    if (!runs_least(q, &T, in_rb))
         return FALSE;
+    if (in_rb && unord(ur) == T && !rb_settle(q))
+        return FALSE; /* rb[0] holds the radix heap's events at T */
+    for (int k = 0; k < EVQ_RUNS; k++) {
+        evrun *r = &q->run[k];
+        while (r->n > 0 && r->v[r->head].t == T) {
+            if (!z_add(q, &r->v[r->head])) {
+                q->oom = TRUE;
+                return FALSE;
+            }
+            r->head = (r->head + 1) & (r->cap - 1);
+            r->n--;
+        }
+    }
     event *v = q->cur; /* rb[0]'s array becomes cur, and cur's array rb[0]'s */
     size_t cap = q->cap_cur;
     q->cur = q->z;
@@ -298,7 +375,8 @@ static gboolean activate_next(evq *q)
         q->oom = TRUE;
         return FALSE;
     }
-    q->cur_t = unord(q->last);
+    q->cur_t = T;
+    q->now = ord(T);
     q->active = 1;
     return TRUE;
 }
@@ -306,6 +384,44 @@ static gboolean activate_next(evq *q)
 static inline gboolean cur_left(const evq *q)
 {
     return q->active && (q->icur < q->ncur || q->nlate > 0);
+}
+
+/* The next instant holds one event, first in a run: it is taken out as the instant, with nothing left in
+ * cur (ring allreduce at 1024 ranks under random arrivals: 1.2 million of its 2.2 million instants), where
+ * making an instant of it copied it through rb[0]'s array and cur. */
+static inline gboolean single_next(evq *q, event *out)
+{
+    int best = -1;
+    double bt = INFINITY, second = INFINITY;
+    for (int k = 0; k < EVQ_RUNS; k++)
+        if (q->run[k].n > 0) {
+            double t = q->run[k].v[q->run[k].head].t;
+            if (best < 0 || t < bt) {
+                second = best < 0 ? second : bt;
+                best = k;
+                bt = t;
+            } else if (t < second) {
+                second = t;
+            }
+        }
+    if (best < 0 || !(second > bt))
+        return FALSE;
+    evrun *r = &q->run[best];
+    if (r->n > 1 && !(r->v[(r->head + 1) & (r->cap - 1)].t > bt))
+        return FALSE;
+    const uint32_t b = rb_first(q);
+    const uint64_t u = ord(bt);
+    if (b != 0 && !(q->rb[b].min > u))
+        return FALSE;
+    *out = r->v[r->head];
+    r->head = (r->head + 1) & (r->cap - 1);
+    r->n--;
+    q->ncur = q->icur = 0;
+    q->cur_t = bt;
+    q->now = u;
+    q->active = 1;
+    q->n--;
+    return TRUE;
 }
 
 /* The next event; FALSE when none is left (or memory ran out: q->oom). */
@@ -321,6 +437,8 @@ gboolean evq_pop(evq *q, event *out)
             return TRUE;
         }
         q->active = 0;
+        if (q->nz == 0 && single_next(q, out))
+            return TRUE;
         if (!activate_next(q))
             return FALSE;
     }
@@ -331,12 +449,11 @@ gboolean evq_next_before(evq *q, const event *k)
     if (!cur_left(q)) {
         /* k may lie at the next instant of the queue: that instant becomes the current one (time gets there
          * either way), so that its events and k go in the order of their keys */
-        uint64_t next;
         uint32_t i = q->nz > 0 ? 0 : rb_first(q);
-        if (i == 0 && q->nz == 0)
+        const gboolean in_rb = q->nz > 0 || i != 0;
+        double tn = in_rb ? unord(q->nz > 0 ? q->last : q->rb[i].min) : INFINITY;
+        if (!runs_least(q, &tn, in_rb))
             return FALSE;
-        next = i == 0 ? q->last : q->rb[i].min;
-        double tn = unord(next);
         if (tn > k->t)
             return FALSE;
         if (tn < k->t)

@@ -886,11 +886,17 @@ static void test_event_queue(void)
     double now = -1e-3, times[64];
     int ntimes = 0;
     uint32_t uniq = 0;
-    size_t pops = 0;
+    size_t pops = 0, in_runs = 0;
     for (int step = 0; step < 200000; step++) {
         if (ref->len == 0 || g_rand_int_range(rng, 0, 100) < 48) {
             double t;
-            switch (g_rand_int_range(rng, 0, 5)) {
+            uint8_t type = (uint8_t)g_rand_int_range(rng, 0, EV_SHARE + 1);
+            switch (g_rand_int_range(rng, 0, 7)) {
+            case 5: /* a step of its type's own length: in order within the type (queue.c's runs), and equal
+                     * times across types and the radix heap */
+            case 6:
+                t = now + 1e-6 * (1 + type % 3);
+                break;
             case 0:
                 t = now; /* the instant that runs */
                 break;
@@ -910,12 +916,18 @@ static void test_event_queue(void)
             }
             if (t < now)
                 t = now;
-            uint8_t type = (uint8_t)g_rand_int_range(rng, 0, EV_SHARE + 1);
             uint64_t key = ((uint64_t)g_rand_int_range(rng, 0, 1000) << 24) | uniq++;
+            size_t runs_before = 0;
+            for (int k = 0; k < EVQ_RUNS; k++)
+                runs_before += q.run[k].n;
             g_assert_true(evq_push(&q, t, type, (uint32_t)step, 0, key));
             ref_ev r = {t == 0 ? 0.0 : t, ((uint64_t)ev_class[type] << 56) | key};
             g_array_append_val(ref, r);
             times[ntimes < 64 ? ntimes++ : g_rand_int_range(rng, 0, 64)] = t;
+            size_t runs_now = 0;
+            for (int k = 0; k < EVQ_RUNS; k++)
+                runs_now += q.run[k].n;
+            in_runs += runs_now > runs_before;
             continue;
         }
         size_t m = 0;
@@ -941,6 +953,7 @@ static void test_event_queue(void)
     }
     g_assert_cmpuint(q.n, ==, ref->len);
     g_assert_false(q.past);
+    g_assert_cmpuint(in_runs, >, 10000); /* events that went to a run (14,957) */
     /* drain, then a push before the last instant */
     event e;
     while (evq_pop(&q, &e))
