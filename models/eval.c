@@ -684,7 +684,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
                        .type = EV_WAKE};
             if (ce && (w->nwake == 0 || ce->t < k.t || (ce->t == k.t && ce->k < k.key)))
                 k = (event){.t = ce->t, .key = ce->k, .id = ce->c, .type = EV_CLASS_END};
-            if (!evq_next_before(&w->q, &k)) {
+            if (!evq_next_before_in(&w->q, &k)) {
                 w->events++;
                 if (k.type == EV_CLASS_END) {
                     pact_ev_class_pop(w);
@@ -702,7 +702,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             }
         }
         event e;
-        if (!evq_pop(&w->q, &e))
+        if (!evq_pop_in(&w->q, &e))
             break;
         w->events++;
         double now = e.t;

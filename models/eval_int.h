@@ -164,6 +164,28 @@ gboolean evq_pop(evq *q, event *out);
 /* Whether the next event comes before k, an event at the current instant or later (not earlier). */
 gboolean evq_next_before(evq *q, const event *k);
 
+/* evq_pop and evq_next_before with their commonest cases inline (the evaluator's loop asks them for each
+ * event and each woken rank): an instant's events taken in order, a rank woken at the instant that runs. */
+static inline gboolean evq_pop_in(evq *q, event *out)
+{
+    if (q->active && q->icur < q->ncur && q->nlate == 0) {
+        *out = q->cur[q->icur++];
+        q->n--;
+        return TRUE;
+    }
+    return evq_pop(q, out);
+}
+
+static inline gboolean evq_next_before_in(evq *q, const event *k)
+{
+    if (!q->active || k->t != q->cur_t)
+        return evq_next_before(q, k);
+    uint64_t key = q->icur < q->ncur ? q->cur[q->icur].key : UINT64_MAX;
+    if (q->nlate > 0 && q->late[0].key < key)
+        key = q->late[0].key;
+    return key < k->key; /* none left at the instant: UINT64_MAX, and whatever waits comes later */
+}
+
 /* A message in flight: from its match until its delivery. */
 typedef struct {
     uint32_t snd, rcv;

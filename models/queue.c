@@ -371,7 +371,11 @@ static gboolean activate_next(evq *q)
     q->cap_z = cap;
     q->nz = 0;
     q->icur = 0;
-    if (!sort_cur(q)) {
+    /* a few events in order (deliveries of one run, then a rank's resumption): nothing to sort */
+    size_t i = 1;
+    while (i < q->ncur && i < 8 && q->cur[i - 1].key <= q->cur[i].key)
+        i++;
+    if (i < q->ncur && !sort_cur(q)) {
         q->oom = TRUE;
         return FALSE;
     }
@@ -446,6 +450,10 @@ gboolean evq_pop(evq *q, event *out)
 
 gboolean evq_next_before(evq *q, const event *k)
 {
+    /* k at the instant that ran, which has nothing left: whatever waits comes later (the ranks woken by an
+     * instant's deliveries, one after the other) */
+    if (q->active && k->t == q->cur_t && !cur_left(q))
+        return FALSE;
     if (!cur_left(q)) {
         /* k may lie at the next instant of the queue: that instant becomes the current one (time gets there
          * either way), so that its events and k go in the order of their keys */
