@@ -89,7 +89,9 @@ static inline double op_bytes(const pact_model_sched *s, int r, uint32_t op)
 /* Event types.  FLOW_END, LAT_END and CLAIM name a flow, CLASS_END a class of flows (links.c: a class's end
  * is an event in the queue until a sharing moves it, then it waits in a heap of class ends beside the queue,
  * as the wakes do in theirs). */
-enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS_END, EV_SHARE };
+enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS_END, EV_SHARE, EV_PRIV_END };
+/* EV_PRIV_END: a message over a private link is delivered; it has no flow record (id: its channel, ver: its
+ * send), and goes where a FLOW_END would (class and key). */
 /* At equal times: deliveries first, so that a rank woken at t collects everything delivered at t; port
  * claims once every rank has posted what it posts at t, in the senders' posting order; the shared links'
  * rates last, once for everything that started or stopped flowing at t.  Within a class, events at one
@@ -99,7 +101,7 @@ enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS
  * match, sharing once per instant): the previous evaluator ordered ties by scheduling, and on 27 of 29,093
  * cells (pairwise alltoall under delays at 60-120 ranks) that order moved d^ by up to 1.3%, as close to SMPI
  * as before (tests/data/model-exact/ties.txt). */
-static const uint8_t ev_class[] = {0, 0, 1, 1, 2, 3, 0, 4};
+static const uint8_t ev_class[] = {0, 0, 1, 1, 2, 3, 0, 4, 0};
 
 typedef struct {
     double t;
@@ -128,8 +130,8 @@ typedef struct {
 } evrun;
 /* The run of an event type, or -1: the radix heap only. */
 static const int8_t evq_run_of[] = {
-    [EV_FLOW_END] = 0, [EV_LAT_END] = 1, [EV_START] = -1,     [EV_RESUME] = 2,
-    [EV_WAKE] = -1,    [EV_CLAIM] = -1,  [EV_CLASS_END] = -1, [EV_SHARE] = -1};
+    [EV_FLOW_END] = 0, [EV_LAT_END] = 1,    [EV_START] = -1, [EV_RESUME] = 2,  [EV_WAKE] = -1,
+    [EV_CLAIM] = -1,   [EV_CLASS_END] = -1, [EV_SHARE] = -1, [EV_PRIV_END] = 0};
 
 typedef struct {
     /* rb[0] (its events in z): events at `last`; rb[1 + 16 * d + v]: events whose time's ordered bits first

@@ -890,7 +890,7 @@ static void test_event_queue(void)
     for (int step = 0; step < 200000; step++) {
         if (ref->len == 0 || g_rand_int_range(rng, 0, 100) < 48) {
             double t;
-            uint8_t type = (uint8_t)g_rand_int_range(rng, 0, EV_SHARE + 1);
+            uint8_t type = (uint8_t)g_rand_int_range(rng, 0, EV_PRIV_END + 1);
             switch (g_rand_int_range(rng, 0, 7)) {
             case 5: /* a step of its type's own length: in order within the type (queue.c's runs), and equal
                      * times across types and the radix heap */
@@ -1019,7 +1019,7 @@ static void test_event_queue_instant(void)
                     k = ((uint64_t)g_rand_int_range(rng, 0, 1 << 22) << 30) | 0x155;
                     break;
                 default: /* several classes, a rank each */
-                    type = (uint8_t)g_rand_int_range(rng, 0, EV_SHARE + 1);
+                    type = (uint8_t)g_rand_int_range(rng, 0, EV_PRIV_END + 1);
                     k = (uint64_t)g_rand_int_range(rng, 0, 1 << 20);
                 }
                 g_assert_true(evq_push(&q, 1e-3, type, (uint32_t)i, 0, k));
