@@ -279,7 +279,7 @@ static gboolean ir_turned(const pact_sched *a, const pact_sched *b, int r, int P
 
 /* Whether the model may turn rank 0's schedule for every rank: the algorithm says so (pact_alg.rotates) and
  * ranks 1, P/2 and P-1, built in full, are rank 0's turned (else every rank is built, as for any algorithm).
- * A and B: scratch schedules. */
+ * A: rank 0's build where it returns TRUE; B: scratch. */
 static gboolean turns(const pact_alg *alg, const pact_build_args *args, pact_sched *A, pact_sched *B)
 {
     const int P = args->size;
@@ -369,11 +369,9 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
      * those before, which is their order by (source, tag, operation) once turned */
     gboolean turn;
     {
-        pact_sched A, B;
-        pact_sched_init(&A);
+        pact_sched B; /* rank 0's build is left in sc, which the loop prepares first */
         pact_sched_init(&B);
-        turn = turns(alg, args, &A, &B);
-        pact_sched_free(&A);
+        turn = turns(alg, args, &sc, &B);
         pact_sched_free(&B);
     }
     size_t m0 = 0, nk0 = 0, ns0 = 0;
@@ -423,7 +421,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         }
         pact_build_args a = *args;
         a.rank = r;
-        int rc = pact_build(alg, &a, &sc);
+        int rc = turn && r == 0 ? PACT_OK : pact_build(alg, &a, &sc);
         if (rc != PACT_OK) {
             const char *why = NULL;
             pact_alg_applies(alg, &a, &why);

@@ -33,9 +33,9 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-# pact tune resumes a folder it tuned before: a run there would time what is left, not the table
-if [ -d "$out" ] && [ -n "$(ls -A "$out")" ]; then
-    echo "bench-tune.sh: -o $out is not empty: pact tune would resume the runs there and time only what is left; give a new folder" >&2
+if [ -d "$out" ] && [ -n "$(ls -A "$out")" ]; then # see the header: a resumed table would be timed
+    echo "bench-tune.sh: -o $out is not empty: pact tune would resume the runs there and time only what is" \
+        "left; give a new folder" >&2
     exit 2
 fi
 mkdir -p "$out"
