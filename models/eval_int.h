@@ -121,14 +121,15 @@ typedef struct {
     uint64_t min; /* the least time (ordered bits, queue.c) of its events, when n > 0 */
 } rbucket;
 
-/* Events of one type in order of time: a ring of them (queue.c, "runs"). */
+/* Events of one kind in order of time: a ring of them (queue.c, "runs"). */
 #define EVQ_RUNS 3
 typedef struct {
     event *v;
     uint32_t head, n, cap; /* cap: a power of two, or 0 */
     double tail;           /* the time last appended (-inf: none since the reset) */
 } evrun;
-/* The run of an event type, or -1: the radix heap only. */
+/* The run of an event type (deliveries 0, flow starts 1, local operations' ends 2), or -1: the radix heap
+ * only. */
 static const int8_t evq_run_of[] = {
     [EV_FLOW_END] = 0, [EV_LAT_END] = 1,    [EV_START] = -1, [EV_RESUME] = 2,  [EV_WAKE] = -1,
     [EV_CLAIM] = -1,   [EV_CLASS_END] = -1, [EV_SHARE] = -1, [EV_PRIV_END] = 0};
@@ -152,7 +153,7 @@ typedef struct {
     size_t ncur, icur, cap_cur;
     event *late;
     size_t nlate, cap_late;
-    evrun run[EVQ_RUNS]; /* FLOW_END, LAT_END and RESUME events in order of time, beside the radix heap */
+    evrun run[EVQ_RUNS]; /* deliveries, flow starts, local ends (evq_run_of), beside the radix heap */
     uint64_t now;        /* the ordered bits of the last instant taken out (>= last) */
     size_t n; /* events waiting */
     gboolean oom;
@@ -440,7 +441,8 @@ static inline int ev_before(const event *a, const event *b)
 static inline gboolean ev_push(pact_model_eval *w, double t, uint8_t type, uint32_t id, uint32_t ver,
                                uint64_t key)
 {
-    /* the common case inline: after the instant that runs, at the end of its type's run, which has room */
+    /* the common case inline: after the instant that runs, at the end of its type's run, which has room
+     * (0 goes through evq_push, which makes -0 and 0 one instant) */
     evq *q = &w->q;
     const int k = evq_run_of[type];
     if (k >= 0 && q->active && t > q->cur_t && t >= q->run[k].tail && q->run[k].n < q->run[k].cap && t != 0) {

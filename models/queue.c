@@ -13,7 +13,7 @@
  * among the heap's children.
  * Most events need no heap: a private link's delivery is scheduled at now + its latency + its bytes' time, a
  * flow's start at now + its latency, a local operation's end at now + its cost, and with one message size
- * each comes after the one of its type scheduled before it.  Such events wait in a run per type (a ring, in
+ * each comes after the one of its kind scheduled before it.  Such events wait in a run per kind (a ring, in
  * order of time); one earlier than its run's last goes to the radix heap.  An instant gathers its events
  * from the runs' fronts and the radix heap's least bucket; an instant of a single event, first in a run,
  * is taken out as it is.  Ring allreduce at 1024 ranks under random arrivals: the radix heap had moved its
