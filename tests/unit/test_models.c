@@ -963,6 +963,17 @@ static void test_event_queue(void)
     g_assert_true(evq_push(&q, now - 1, EV_START, 0, 0, 0));
     g_assert_true(q.past);
     g_assert_cmpuint(pops, >, 50000);
+    /* an event at +inf (a run's mark of empty) is not lost behind the runs */
+    evq_reset(&q);
+    g_assert_true(evq_push(&q, 1.0, EV_FLOW_END, 0, 0, 1));
+    g_assert_true(evq_push(&q, INFINITY, EV_FLOW_END, 0, 0, 2));
+    g_assert_true(evq_push(&q, 2.0, EV_RESUME, 0, 0, 3));
+    const double inf_want[] = {1.0, 2.0, INFINITY};
+    for (int i = 0; i < 3; i++) {
+        g_assert_true(evq_pop(&q, &e));
+        g_assert_cmpfloat(e.t, ==, inf_want[i]);
+    }
+    g_assert_false(evq_pop(&q, &e));
     /* -0 and 0 are one instant: its events go by key */
     evq_reset(&q);
     const double zt[] = {0.0, -0.0, 0.0, -0.0};
