@@ -145,7 +145,7 @@ static gboolean rb_settle(evq *q)
     return TRUE;
 }
 
-/* ---- runs: events of one type in order of time ---- */
+/* ---- runs: events of one kind in order of time ---- */
 
 /* Event e at the end of run r; FALSE when memory ran out.  A ring that doubles when full. */
 static gboolean run_add(evrun *r, const event *e)
