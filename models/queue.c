@@ -181,6 +181,18 @@ static inline gboolean runs_least(const evq *q, double *t, gboolean any)
     return any;
 }
 
+/* The next instant's time into *t: the radix heap's (rb[0]'s, or its first bucket's least time; into *t_rb,
+ * NaN where it holds none) or a run's first, whichever is earlier; FALSE when the queue is empty.  Times are
+ * never -0 or NaN: as doubles they compare as their ordered bits do. */
+static inline gboolean next_instant(const evq *q, double *t, double *t_rb)
+{
+    const uint32_t b = q->nz > 0 ? 0 : rb_first(q);
+    const gboolean in_rb = q->nz > 0 || b != 0;
+    *t_rb = in_rb ? unord(q->nz > 0 ? q->last : q->rb[b].min) : NAN;
+    *t = in_rb ? *t_rb : INFINITY;
+    return runs_least(q, t, in_rb);
+}
+
 /* ---- events scheduled for the current instant: a binary heap on key ---- */
 
 static void late_push(evq *q, const event *e)
@@ -341,15 +353,10 @@ static gboolean sort_cur(evq *q)
  * out (q->oom). */
 static gboolean activate_next(evq *q)
 {
-    /* the earliest instant: the radix heap's (rb[0]'s, or its first bucket's least time) or a run's first
-     * (times are never -0 or NaN: as doubles they compare as their ordered bits do) */
-    uint32_t b = q->nz > 0 ? 0 : rb_first(q);
-    const gboolean in_rb = q->nz > 0 || b != 0;
-    const uint64_t ur = q->nz > 0 ? q->last : b != 0 ? q->rb[b].min : 0;
-    double T = in_rb ? unord(ur) : INFINITY;
-    if (!runs_least(q, &T, in_rb))
+    double T, t_rb;
+    if (!next_instant(q, &T, &t_rb))
         return FALSE;
-    if (in_rb && unord(ur) == T && !rb_settle(q))
+    if (t_rb == T && !rb_settle(q))
         return FALSE; /* rb[0] holds the radix heap's events at T */
     for (int k = 0; k < EVQ_RUNS; k++) {
         evrun *r = &q->run[k];
@@ -457,10 +464,8 @@ gboolean evq_next_before(evq *q, const event *k)
     if (!cur_left(q)) {
         /* k may lie at the next instant of the queue: that instant becomes the current one (time gets there
          * either way), so that its events and k go in the order of their keys */
-        uint32_t i = q->nz > 0 ? 0 : rb_first(q);
-        const gboolean in_rb = q->nz > 0 || i != 0;
-        double tn = in_rb ? unord(q->nz > 0 ? q->last : q->rb[i].min) : INFINITY;
-        if (!runs_least(q, &tn, in_rb))
+        double tn, t_rb;
+        if (!next_instant(q, &tn, &t_rb))
             return FALSE;
         if (tn > k->t)
             return FALSE;

@@ -66,8 +66,7 @@ static int terms(int P, double m, pact_cost *t, const char **src)
  * (and the ring where it falls back to it). */
 static int rotates(const pact_build_args *a)
 {
-    return a->count > 0 && a->size > 1 && a->count >= (size_t)a->size && a->count % (size_t)a->size == 0 &&
-           !a->inplace;
+    return pact_alg_find(PACT_COLL_ALLREDUCE, "ring")->rotates(a);
 }
 
 const pact_alg pact_alg_allreduce_segmented_ring = {
