@@ -66,13 +66,13 @@ struct pact_model_sched {
     schan *ch; /* nchan + 1 */
     size_t nmsg;
     /* how the preparing went (prepare.c; for the tests): ranks whose shape came from comparing their IR with
-     * the last rank's, ranks whose receives were sorted by merging runs, and ranks prepared as rank 0's
-     * schedule turned (pact_alg.rotates), not built */
-    size_t nsame_ir, nmerged, nturned;
+     * the last rank's, ranks whose receives were sorted by merging runs or by a count per source, and ranks
+     * prepared as rank 0's schedule turned (pact_alg.rotates), not built */
+    size_t nsame_ir, nmerged, nbucketed, nturned;
 };
 
-/* prepare.c, for the tests: nonzero turns those three shortcuts off (each rank built, its shape from its
- * successors, its receives by qsort), which must give the same arrays to the byte (pact_model_sched_digest). */
+/* prepare.c, for the tests: nonzero turns those four shortcuts off (each rank built, its shape from its
+ * successors, its receives by qsort), which must give the same arrays to the byte (sched_digest). */
 extern int pact_model_prep_plain;
 
 /* Operation `op` (a global index) of rank r: its shape's record. */

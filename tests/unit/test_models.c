@@ -371,20 +371,20 @@ static pact_model_sched *prepared_alike(const pact_alg *a, const pact_build_args
             "%s %s on %d ranks (%d a node), count %zu: prepared %s with the shortcuts (%zu ranks turned), "
             "%s without",
             pact_coll_name(a->coll), a->name, b->size, ppn, b->count, df, fast->nturned, dp);
-    g_assert_cmpuint(plain->nsame_ir + plain->nmerged + plain->nturned, ==, 0);
+    g_assert_cmpuint(plain->nsame_ir + plain->nmerged + plain->nbucketed + plain->nturned, ==, 0);
     pact_model_sched_free(plain);
     return fast;
 }
 
 /* Preparing's shortcuts (a rank whose IR is the last rank's takes its shape; receive keys in one or two
- * monotone runs are merged, not sorted) give the arrays of preparing without them, to the byte: every
- * algorithm at several P, placements, roots and sizes (ranks without receives: a broadcast's root), and
- * both shortcuts are taken. */
+ * monotone runs are merged, others sorted by a count per source, not by qsort) give the arrays of preparing
+ * without them, to the byte: every algorithm at several P, placements, roots and sizes (ranks without
+ * receives: a broadcast's root), and each shortcut is taken. */
 static void test_prepare_shortcuts(void)
 {
     const int Ps[] = {2, 3, 5, 12, 32, 40};
     const size_t counts[] = {1, 7, 1000};
-    size_t sets = 0, same_ir = 0, merged = 0;
+    size_t sets = 0, same_ir = 0, merged = 0, bucketed = 0;
     for (size_t i = 0; i < pact_alg_count(); i++) {
         const pact_alg *a = pact_alg_at(i);
         for (size_t pi = 0; pi < G_N_ELEMENTS(Ps); pi++)
@@ -412,17 +412,77 @@ static void test_prepare_shortcuts(void)
                     pact_model_sched *fast = prepared_alike(a, &b, ppn);
                     same_ir += fast->nsame_ir;
                     merged += fast->nmerged;
+                    bucketed += fast->nbucketed;
                     sets++;
                     pact_model_sched_free(fast);
                 }
                 pact_place_free(&pl);
             }
     }
-    g_test_message("prepare: %zu schedule sets, %zu ranks by their IR, %zu merged receives", sets, same_ir,
-                   merged);
+    g_test_message("prepare: %zu schedule sets, %zu ranks by their IR, %zu merged receives, %zu by source",
+                   sets, same_ir, merged, bucketed);
     g_assert_cmpuint(sets, >, 1000);
     g_assert_cmpuint(same_ir, >, 10000);
     g_assert_cmpuint(merged, >, 1000);
+    g_assert_cmpuint(bucketed, >, 1000);
+}
+
+/* A schedule whose receives come in no order, several tags from one source: rank r exchanges, for each
+ * distance d in 1..P-1, tags(d) messages with ranks r - d (receives) and r + d (sends), tags 0..tags(d)-1,
+ * its receives posted in an order scrambled by a stride coprime with their count, tags descending for
+ * every third distance, each tag twice at distances 2, 7, 12, ... (messages of one tag match in posting
+ * order).  tags(d): 1, 3 or 2; 20 at distance 2 (more than insertion sorts in one source). */
+static int scrambled_tags(int P, int d)
+{
+    (void)P;
+    return d == 2 ? 20 : 1 + (d % 3 == 1 ? 2 : d % 3 == 2);
+}
+
+static int scrambled_build(pact_sched *s, const pact_build_args *a)
+{
+    const int P = a->size, r = a->rank;
+    int n = 0, dd[4096], tt[4096];
+    for (int d = 1; d < P; d++)
+        for (int t = 0; t < scrambled_tags(P, d); t++) {
+            g_assert_cmpint(n, <, 4096);
+            dd[n] = d;
+            tt[n++] = (d % 3 == 0 ? scrambled_tags(P, d) - 1 - t : t) / (d % 5 == 2 ? 2 : 1);
+        }
+    int stride = 7;
+    while (n % stride == 0)
+        stride += 2;
+    for (int k = 0; k < n; k++) {
+        int i = (int)(((long)k * stride + r) % n);
+        pact_recv(s, (r - dd[i] + P) % P, pact_sl(PACT_BUF_RECV, 0, 1));
+        pact_set_tag(s, tt[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        pact_send(s, (r + dd[i]) % P, pact_sl(PACT_BUF_SEND, 0, 1));
+        pact_set_tag(s, tt[i]);
+    }
+    return PACT_OK;
+}
+
+/* Receives sorted by a count per source (sort_keys' bucket_keys), several tags from one source in no order
+ * and more than its insertion sorts (qsort within a source), give the arrays of qsort, to the byte, at each
+ * rank. */
+static void test_prepare_bucketed(void)
+{
+    const pact_alg *lin = pact_alg_find(PACT_COLL_ALLTOALL, "linear");
+    pact_alg scr = *lin;
+    scr.name = "scrambled";
+    scr.build = scrambled_build;
+    scr.rotates = NULL;
+    size_t bucketed = 0;
+    const int Ps[] = {3, 4, 17, 32, 100};
+    for (size_t pi = 0; pi < G_N_ELEMENTS(Ps); pi++) {
+        pact_build_args b = args_of(&scr, Ps[pi], 8);
+        pact_model_sched *s = prepared_alike(&scr, &b, 1);
+        g_assert_cmpuint(s->nbucketed, ==, (size_t)Ps[pi]);
+        bucketed += s->nbucketed;
+        pact_model_sched_free(s);
+    }
+    g_test_message("prepare: %zu ranks' receives sorted by source", bucketed);
 }
 
 /* Rank 0's schedule turned for the other ranks (pact_alg.rotates): every algorithm that says it turns, at P
@@ -1072,6 +1132,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/bound", test_bound);
     g_test_add_func("/models/digest", test_digest);
     g_test_add_func("/models/prepare-shortcuts", test_prepare_shortcuts);
+    g_test_add_func("/models/prepare-bucketed", test_prepare_bucketed);
     g_test_add_func("/models/prepare-turned", test_prepare_turned);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
