@@ -13,6 +13,10 @@
  * 1/penalty on routed platforms (route.c). */
 #include "eval_int.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Class c's k-th link, as an entry of that link's list of classes. */
 #define ENTRY(c, k) ((c) * (uint32_t)PACT_ROUTE_MAX + (uint32_t)(k))
 #define ENTRY_CLASS(e) ((e) / (uint32_t)PACT_ROUTE_MAX)
@@ -535,33 +539,47 @@ static inline void apply_one(sim_t *x, uint32_t ci, double r, double now)
     }
 }
 
-/* The position of the least key of key[0..n) (a finite key among them), the first of equal ones (positions in
- * order of link: the least link of that key): four running minima, each with the first position where it was
- * seen (independent chains, where one waited on each comparison before the next), then the least of the four,
- * the first position among equal ones. */
+/* The position of the least key of key[0..n) (a finite key among them, none NaN), the first of equal ones
+ * (positions in order of link: the least link of that key): the least value, by SSE2's minimum over two
+ * pairs at a time (the x86-64 baseline; four independent chains), then the first position that holds it,
+ * eight keys compared at a time.  Where the running least with its position took eight instructions a key
+ * (linear alltoall at 1024 ranks: 2.9 million scans, a sixth of a cell). */
 static inline uint32_t scan_least(const double *key, uint32_t n)
 {
-    double m0 = INFINITY, m1 = INFINITY, m2 = INFINITY, m3 = INFINITY;
-    uint32_t i0 = 0, i1 = 0, i2 = 0, i3 = 0, i = 0;
-    for (; i + 4 <= n; i += 4) {
-        i0 = key[i] < m0 ? i : i0;
-        m0 = key[i] < m0 ? key[i] : m0;
-        i1 = key[i + 1] < m1 ? i + 1 : i1;
-        m1 = key[i + 1] < m1 ? key[i + 1] : m1;
-        i2 = key[i + 2] < m2 ? i + 2 : i2;
-        m2 = key[i + 2] < m2 ? key[i + 2] : m2;
-        i3 = key[i + 3] < m3 ? i + 3 : i3;
-        m3 = key[i + 3] < m3 ? key[i + 3] : m3;
+    uint32_t i = 0;
+    double m = INFINITY;
+#ifdef __SSE2__
+    if (n >= 8) {
+        __m128d a = _mm_set1_pd(INFINITY), b = a, c = a, d = a;
+        for (; i + 8 <= n; i += 8) { /* min_pd(x, acc): acc where x is not less, as `x < acc ? x : acc` */
+            a = _mm_min_pd(_mm_loadu_pd(key + i), a);
+            b = _mm_min_pd(_mm_loadu_pd(key + i + 2), b);
+            c = _mm_min_pd(_mm_loadu_pd(key + i + 4), c);
+            d = _mm_min_pd(_mm_loadu_pd(key + i + 6), d);
+        }
+        a = _mm_min_pd(_mm_min_pd(a, b), _mm_min_pd(c, d));
+        a = _mm_min_sd(a, _mm_unpackhi_pd(a, a));
+        m = _mm_cvtsd_f64(a);
     }
-    for (; i < n; i++) {
-        i0 = key[i] < m0 ? i : i0;
-        m0 = key[i] < m0 ? key[i] : m0;
+    for (uint32_t k = i; k < n; k++)
+        m = key[k] < m ? key[k] : m;
+    const __m128d mm = _mm_set1_pd(m);
+    for (i = 0; i + 8 <= n; i += 8) { /* eight keys a step: a bit per key equal to m, in order */
+        const int eq = _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(key + i), mm)) |
+                       _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(key + i + 2), mm)) << 2 |
+                       _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(key + i + 4), mm)) << 4 |
+                       _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(key + i + 6), mm)) << 6;
+        if (eq)
+            return i + (uint32_t)__builtin_ctz((unsigned)eq);
     }
-    i0 = m1 < m0 || (m1 == m0 && i1 < i0) ? i1 : i0;
-    m0 = m1 < m0 ? m1 : m0;
-    i2 = m3 < m2 || (m3 == m2 && i3 < i2) ? i3 : i2;
-    m2 = m3 < m2 ? m3 : m2;
-    return m2 < m0 || (m2 == m0 && i2 < i0) ? i2 : i0;
+#else
+    for (; i < n; i++)
+        m = key[i] < m ? key[i] : m;
+    i = 0;
+#endif
+    for (; i < n && key[i] != m; i++)
+        ;
+    return i < n ? i : 0;
 }
 
 /* Progressive filling over the links ls[0..nl), whose capacity left (cap), unfixed weight (w) and unfixed
