@@ -1,6 +1,6 @@
 /*
  * blocks.h - the blocks of a reduce_scatter vector and the folding of P ranks to a power of two, shared by
- * recursive_halving.c and butterfly.c.
+ * recursive_halving.c and butterfly.c; when ring.c and mpich_pairwise.c turn rank 0's schedule.
  *
  * recvcounts[i] is block i of pact_block's split: the vector of n elements in P blocks, the first n mod P
  * one element longer.  When P is not a power of two both algorithms fold the first 2r ranks (r = P - pof2)
@@ -25,6 +25,15 @@ static inline size_t rs_len(size_t n, int p, int b)
     size_t off, len;
     pact_block(n, p, b, &off, &len);
     return len;
+}
+
+/* Whether every rank's schedule is rank 0's turned (pact_alg.rotates) for an algorithm whose step i pairs
+ * each rank with rank + i and rank - i (ring, MPICH's pairwise exchange): where the P blocks are equal (count
+ * a multiple of P) and the input is not in place (in place, MPICH's pairwise copies the result to the front
+ * on ranks other than 0). */
+static inline int rs_rotates(const pact_build_args *a)
+{
+    return a->count > 0 && a->size > 1 && a->count % (size_t)a->size == 0 && !a->inplace;
 }
 
 /* Real rank of virtual rank v. */

@@ -77,4 +77,5 @@ const pact_alg pact_alg_reduce_scatter_mpich_pairwise = {
               "reduce_scatter_intra_pairwise.c)",
     .cost = "(P-1)*(alpha + beta*m/P + gamma*m/P)",
     .terms = terms,
+    .rotates = rs_rotates, /* equal blocks: step i pairs rank r with r + i and r - i, rank 0's turned */
 };

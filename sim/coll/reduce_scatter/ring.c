@@ -82,13 +82,6 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return 1;
 }
 
-/* Where the P blocks are equal (count a multiple of P), rank r's ring is rank 0's turned
- * (pact_alg.rotates). */
-static int rotates(const pact_build_args *a)
-{
-    return a->count > 0 && a->size > 1 && a->count % (size_t)a->size == 0 && !a->inplace;
-}
-
 const pact_alg pact_alg_reduce_scatter_ring = {
     .coll = PACT_COLL_REDUCE_SCATTER,
     .name = "ring",
@@ -100,5 +93,5 @@ const pact_alg pact_alg_reduce_scatter_ring = {
     .source = "Open MPI ompi_coll_base_reduce_scatter_intra_ring (coll_base_reduce_scatter.c, 4.1)",
     .cost = "(P-1)*(alpha + beta*m/P + gamma*m/P)",
     .terms = terms,
-    .rotates = rotates,
+    .rotates = rs_rotates, /* equal blocks: rank r's ring is rank 0's turned */
 };
