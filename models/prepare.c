@@ -148,6 +148,7 @@ typedef struct {
     msg_key *mk;          /* room to merge them */
     size_t cap_mk;
     uint32_t *bucket;     /* P + 1 counts, for sorting the keys by source (sort_keys) */
+    uint32_t *kfirst;     /* P + 1: where rank 0's sorted receives from each source begin (PACT_TURN_XOR) */
     uint32_t *loc;        /* one rank's successor counts */
     GHashTable *bsizes;   /* bytes -> index + 1 into bval */
     uint32_t last_b;      /* the index found last */
@@ -259,9 +260,15 @@ static gboolean chan_add(pact_model_sched *s, prep_t *p, int32_t src, int32_t ta
     return TRUE;
 }
 
+/* Rank r's peer for rank 0's peer q (pact_alg.rotates: PACT_TURN_ADD or PACT_TURN_XOR). */
+static inline int32_t turned_peer(int32_t q, int r, int P, int kind)
+{
+    return kind == PACT_TURN_XOR ? q ^ r : (int32_t)(((int64_t)q + r) % P);
+}
+
 /* Whether schedule b (rank r's) is schedule a (rank 0's) turned by r: the same operations, sizes, tags and
- * dependencies, each send's and receive's peer p at (p + r) mod P. */
-static gboolean ir_turned(const pact_sched *a, const pact_sched *b, int r, int P)
+ * dependencies, each send's and receive's peer p at turned_peer(p). */
+static gboolean ir_turned(const pact_sched *a, const pact_sched *b, int r, int P, int kind)
 {
     if (a->nops != b->nops || a->ndeps != b->ndeps || a->err != PACT_OK || b->err != PACT_OK)
         return FALSE;
@@ -272,31 +279,35 @@ static gboolean ir_turned(const pact_sched *a, const pact_sched *b, int r, int P
             memcmp(pact_op_deps(a, i), pact_op_deps(b, i), x->ndeps * sizeof(uint32_t)) != 0)
             return FALSE;
         if ((x->kind == PACT_OP_SEND || x->kind == PACT_OP_RECV) &&
-            (x->peer < 0 || x->peer >= P || y->peer != (int32_t)(((int64_t)x->peer + r) % P)))
+            (x->peer < 0 || x->peer >= P || y->peer != turned_peer(x->peer, r, P, kind)))
             return FALSE;
     }
     return TRUE;
 }
 
-/* Whether the model may turn rank 0's schedule for every rank: the algorithm says so (pact_alg.rotates) and
- * ranks 1, P/2 and P-1, built in full, are rank 0's turned (else every rank is built, as for any algorithm).
- * A: rank 0's build where it returns TRUE; B: scratch. */
-static gboolean turns(const pact_alg *alg, const pact_build_args *args, pact_sched *A, pact_sched *B)
+/* How the model may turn rank 0's schedule for every rank (PACT_TURN_ADD or PACT_TURN_XOR; 0: not at all, and
+ * every rank is built, as for any algorithm): as the algorithm says (pact_alg.rotates), where ranks 1, P/2
+ * and P-1, built in full, are rank 0's turned (XOR at a power of two P only).  A: rank 0's build where it
+ * returns nonzero; B: scratch. */
+static int turns(const pact_alg *alg, const pact_build_args *args, pact_sched *A, pact_sched *B)
 {
     const int P = args->size;
-    if (pact_model_prep_plain || !alg->rotates || P < 4 || !alg->rotates(args))
-        return FALSE;
+    if (pact_model_prep_plain || !alg->rotates || P < 4)
+        return 0;
+    const int kind = alg->rotates(args);
+    if ((kind != PACT_TURN_ADD && kind != PACT_TURN_XOR) || (kind == PACT_TURN_XOR && (P & (P - 1)) != 0))
+        return 0;
     pact_build_args a = *args;
     a.rank = 0;
     if (pact_build(alg, &a, A) != PACT_OK)
-        return FALSE;
+        return 0;
     const int check[3] = {1, P / 2, P - 1};
     for (int k = 0; k < 3; k++) {
         a.rank = check[k];
-        if (pact_build(alg, &a, B) != PACT_OK || !ir_turned(A, B, check[k], P))
-            return FALSE;
+        if (pact_build(alg, &a, B) != PACT_OK || !ir_turned(A, B, check[k], P, kind))
+            return 0;
     }
-    return TRUE;
+    return kind;
 }
 
 /* The keys sorted into p->mk become p->keys (and the old keys' room p->mk's). */
@@ -420,10 +431,11 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     size_t n = 0, nsucc = 0; /* operations of all ranks; successors of all shapes */
     uint32_t last_shape = NONE;
     /* rank 0's schedule turned for the others (pact_alg.rotates): rank 0 is prepared as any rank, and each
-     * other rank r gets its shape, its sends to (p + r) mod P, and its receives' channels in the order of
-     * their turned sources: rank 0's sorted receives from the first source that wraps past P - 1 on, then
-     * those before, which is their order by (source, tag, operation) once turned */
-    gboolean turn;
+     * other rank r gets its shape, its sends to (p + r) mod P (p XOR r), and its receives' channels in the
+     * order of their turned sources: rank 0's sorted receives from the first source that wraps past P - 1 on,
+     * then those before (XOR: for each source q in order, rank 0's receives from q XOR r, found by a first
+     * index per source), which is their order by (source, tag, operation) once turned */
+    int turn;
     {
         pact_sched B; /* rank 0's build is left in sc, which the loop prepares first */
         pact_sched_init(&B);
@@ -457,19 +469,31 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             for (size_t k = 0; k < ns0; k++) {
                 const msg_key *q = &p.sends[k];
                 p.sends[p.nsend++] =
-                    (msg_key){(int32_t)(((int64_t)q->peer + r) % P), q->tag, (uint32_t)(n + q->op)};
+                    (msg_key){turned_peer(q->peer, r, P, turn), q->tag, (uint32_t)(n + q->op)};
             }
-            size_t w = 0; /* the first of rank 0's receives whose source wraps */
-            while (w < nk0 && p.keys[w].peer < P - r)
-                w++;
             p.cfirst[r] = (uint32_t)s->nchan;
-            for (size_t j = 0; j < nk0; j++) {
-                const msg_key *q = &p.keys[(w + j) % nk0], *prev = &p.keys[(w + j + nk0 - 1) % nk0];
-                if ((j == 0 || q->peer != prev->peer || q->tag != prev->tag) &&
-                    !chan_add(s, &p, (int32_t)(((int64_t)q->peer + r) % P), q->tag))
-                    goto oom;
-                s->chan[n + q->op] = (uint32_t)s->nchan - 1;
-                p.crecv[s->nchan - 1]++;
+            if (turn == PACT_TURN_XOR) {
+                for (int32_t src = 0; src < P; src++)
+                    for (uint32_t k = p.kfirst[src ^ r]; k < p.kfirst[(src ^ r) + 1]; k++) {
+                        const msg_key *q = &p.keys[k];
+                        if ((k == p.kfirst[src ^ r] || q->tag != p.keys[k - 1].tag) &&
+                            !chan_add(s, &p, src, q->tag))
+                            goto oom;
+                        s->chan[n + q->op] = (uint32_t)s->nchan - 1;
+                        p.crecv[s->nchan - 1]++;
+                    }
+            } else {
+                size_t w = 0; /* the first of rank 0's receives whose source wraps */
+                while (w < nk0 && p.keys[w].peer < P - r)
+                    w++;
+                for (size_t j = 0; j < nk0; j++) {
+                    const msg_key *q = &p.keys[(w + j) % nk0], *prev = &p.keys[(w + j + nk0 - 1) % nk0];
+                    if ((j == 0 || q->peer != prev->peer || q->tag != prev->tag) &&
+                        !chan_add(s, &p, turned_peer(q->peer, r, P, turn), q->tag))
+                        goto oom;
+                    s->chan[n + q->op] = (uint32_t)s->nchan - 1;
+                    p.crecv[s->nchan - 1]++;
+                }
             }
             s->nturned++;
             n += m0;
@@ -637,6 +661,15 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             m0 = m;
             nk0 = nk;
             ns0 = p.nsend;
+            if (turn == PACT_TURN_XOR) { /* and where each source's receives begin among them */
+                if (!(p.kfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))))
+                    goto oom;
+                for (size_t k = 0, q = 0; q <= (size_t)P; q++) {
+                    while (k < nk && p.keys[k].peer < (int32_t)q)
+                        k++;
+                    p.kfirst[q] = (uint32_t)k;
+                }
+            }
         }
         n += m;
     }
@@ -721,6 +754,7 @@ out:
     free(p.keys);
     free(p.mk);
     free(p.bucket);
+    free(p.kfirst);
     free(p.loc);
     free(p.tsop);
     free(p.tpend);

@@ -158,13 +158,17 @@ typedef struct {
                               * (alltoall, allgather: pact_coll_m_per_block) */
     pact_cost_fn terms;      /* the same cost as terms (models/closed.c evaluates it) */
     const pact_param_desc *params; /* ends with {NULL}; NULL: none */
-    /* 1 where every rank's schedule is rank 0's turned by its rank: the same operations, sizes, tags and
-     * dependencies, each send's and receive's peer p at (p + rank) mod P (pairwise exchange, rings of equal
-     * blocks).  The model then builds rank 0 (and three ranks to check) and turns it for the others
-     * (models/prepare.c); test_models compares every such schedule set with one built rank by rank.  NULL:
-     * never. */
+    /* PACT_TURN_ADD where every rank's schedule is rank 0's turned by its rank: the same operations, sizes,
+     * tags and dependencies, each send's and receive's peer p at (p + rank) mod P (pairwise exchange, rings
+     * of equal blocks); PACT_TURN_XOR where that peer is p XOR rank (P a power of two: MPICH's pairwise
+     * exchange); 0 where neither holds.  The model then builds rank 0 (and three ranks to check) and turns it
+     * for the others (models/prepare.c); test_models compares every such schedule set with one built rank by
+     * rank.  NULL: never. */
     int (*rotates)(const pact_build_args *a);
 } pact_alg;
+
+/* pact_alg.rotates: how rank r's peers are rank 0's peers p */
+enum { PACT_TURN_ADD = 1, PACT_TURN_XOR = 2 };
 
 size_t pact_alg_count(void);
 const pact_alg *pact_alg_at(size_t i);

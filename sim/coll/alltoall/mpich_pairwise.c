@@ -42,6 +42,15 @@ static int terms(int P, double m, pact_cost *t, const char **src)
     return 1;
 }
 
+/* Rank r's exchanges are rank 0's turned (pact_alg.rotates): with rank XOR i at a power of two, else with
+ * rank + i and rank - i. */
+static int rotates(const pact_build_args *a)
+{
+    if (a->count == 0 || a->inplace || a->size < 2)
+        return 0;
+    return (a->size & (a->size - 1)) == 0 ? PACT_TURN_XOR : PACT_TURN_ADD;
+}
+
 const pact_alg pact_alg_alltoall_mpich_pairwise = {
     .coll = PACT_COLL_ALLTOALL,
     .name = "mpich_pairwise",
@@ -53,4 +62,5 @@ const pact_alg pact_alg_alltoall_mpich_pairwise = {
     .source = "MPICH 4.0 MPIR_Alltoall_intra_pairwise (src/mpi/coll/alltoall/alltoall_intra_pairwise.c)",
     .cost = "(P-1)*(alpha + beta*m)",
     .terms = terms,
+    .rotates = rotates,
 };
