@@ -5,28 +5,37 @@
 # one core, the two binaries alternating, best of ROUNDS of total_s (pact_model_prepare +
 # pact_model_evaluate, wall seconds).  The VM's timings drift by tens of percent from hour to hour, so compare
 # builds only within one run of this script; the answers must be the same bytes (scripts/model-exact.sh).
+# With -i, each cell's instructions instead (valgrind's cachegrind, without its cache simulation: the same
+# count at every run, whatever the VM's speed; one run per cell and binary, the two binaries at once where
+# there are two cores).  Valgrind runs no AVX-512: it counts the baseline x86-64 code.
 #
-#   scripts/model-side-by-side.sh OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-o FILE]
+#   scripts/model-side-by-side.sh OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-i] [-o FILE]
 #     -r ROUNDS  runs per cell and binary (default 3)
 #     -c CPU     the core to pin to (default 0)
+#     -i         instructions per cell (cachegrind) instead of seconds
 #     -o FILE    also write the table to FILE
 set -euo pipefail
 usage() {
-    echo "usage: $0 OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-o FILE]" >&2
+    echo "usage: $0 OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-i] [-o FILE]" >&2
     exit 2
 }
 [ $# -ge 2 ] || usage
 old=$1 new=$2
 shift 2
-rounds=3 cpu=0 out=
+rounds=3 cpu=0 out='' instr=0
 while [ $# -gt 0 ]; do
     case $1 in
     -r) rounds=${2:?}; shift 2 ;;
     -c) cpu=${2:?}; shift 2 ;;
+    -i) instr=1; shift ;;
     -o) out=${2:?}; shift 2 ;;
     *) usage ;;
     esac
 done
+if [ $instr = 1 ] && ! command -v valgrind >/dev/null; then
+    echo "$0: -i needs valgrind (Debian: apt-get install valgrind)" >&2
+    exit 2
+fi
 for b in "$old" "$new"; do
     [ -x "$b" ] || { echo "$0: $b: not an executable" >&2; exit 2; }
 done
@@ -55,6 +64,8 @@ cells=(
     "alltoall scattered 1048576 no_delay 0"
     "reduce_scatter ring 67108864 random 1e-4"
     "reduce_scatter mpich_pairwise 1048576 random 1e-4"
+    "reduce_scatter mpich_pairwise 65536 random 1e-4"
+    "alltoall mpich_pairwise 8 random 1e-4"
     "allgather ring 1048576 random 1e-4"
     "bcast scatter_allgather_ring 65536 no_delay 0"
 )
@@ -68,8 +79,46 @@ run_cell() {
     sed -n 's/.*total_s=\([0-9.e+-]*\).*/\1/p' <<<"$line"
 }
 
+# one cell's instructions with one binary (cachegrind), into file $7
+count_cell() {
+    local b=$1 coll=$2 alg=$3 m=$4 shape=$5 skew=$6
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$b" model predict --coll "$coll" \
+        --alg "$alg" -P 1024 --ppn 32 -m "$m" --platform generic32x32 --shape "$shape" --skew "$skew" \
+        >/dev/null 2>"$7.err" || { echo "$0: $b failed on $coll $alg $m $shape" >&2; return 1; }
+    sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$7.err" | tr -d , >"$7"
+}
+
+if [ $instr = 1 ]; then
+    tmp=$(mktemp -d /tmp/pact-side-XXXXXX)
+    trap 'rm -rf "$tmp"' EXIT
+    {
+        echo "# pact model predict under cachegrind (--cache-sim=no), 1024 ranks (generic32x32, 32 x 32)," \
+            "instructions a cell, $(hostname), $(date -u +%Y-%m-%dT%H:%MZ)"
+        echo "# old: $old; new: $new"
+        printf '%-62s %14s %14s %7s\n' cell old_instr new_instr change
+        for c in "${cells[@]}"; do
+            # shellcheck disable=SC2086
+            set -- $c
+            if [ "$(nproc)" -lt 2 ]; then
+                count_cell "$old" "$@" "$tmp/old" || exit 1
+                count_cell "$new" "$@" "$tmp/new" || exit 1
+            else
+                count_cell "$old" "$@" "$tmp/old" &
+                po=$!
+                count_cell "$new" "$@" "$tmp/new" || { kill $po 2>/dev/null; exit 1; }
+                wait $po || exit 1
+            fi
+            io=$(cat "$tmp/old") in=$(cat "$tmp/new")
+            printf '%-62s %14s %14s %+6.1f%%\n' "$c" "$io" "$in" \
+                "$(awk -v a="$io" -v b="$in" 'BEGIN { print 100 * (b - a) / a }')"
+        done
+    } | if [ -n "$out" ]; then tee "$out"; else cat; fi
+    exit 0
+fi
+
 {
-    echo "# pact model predict --timing, 1024 ranks (generic32x32, 32 x 32), best of $rounds, core $cpu, $(hostname), $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo "# pact model predict --timing, 1024 ranks (generic32x32, 32 x 32), best of $rounds, core $cpu," \
+        "$(hostname), $(date -u +%Y-%m-%dT%H:%MZ)"
     echo "# old: $old; new: $new"
     printf '%-62s %10s %10s %6s\n' cell old_s new_s ratio
     for c in "${cells[@]}"; do
