@@ -23,7 +23,7 @@
 #  Exits 1 when a target is MISSED.
 #
 #   scripts/bench-model.sh [--quick] [--shapes all|LIST] [--largest | --largest-only] [--colls LIST]
-#                          [--sets LIST] [--seconds S] [--mem-limit GIB] [-o DIR] [SECONDS]
+#                          [--sets LIST] [--seconds S] [--mem-limit GIB] [--reps N] [-o DIR] [SECONDS]
 #     --quick       smoke run: pact model bench for 2 s, then 1024 ranks only, 8 B and 1M, no_delay
 #     --shapes X    arrival shapes at 1024 ranks: all (the 11 of pact list patterns) or a comma list
 #                   (default no_delay,random)
@@ -36,13 +36,16 @@
 #     --seconds S   pact model bench's measurement (default 8; the positional SECONDS is the same)
 #     --mem-limit G address-space limit of each cell in GiB (ulimit -v; default 17, at most 90% of the
 #                   machine): a cell past it fails instead of swapping the machine
+#     --reps N      run each cell N times and keep its fastest run (its seconds; the peak memory is the
+#                   largest of the N): on a VM whose speed moves by tens of percent, a cell's time with less
+#                   of the noise (default 1; a run that fails or times out ends the cell, which reports it)
 #     -o DIR        also write DIR/bench-model.txt (this output) and DIR/bench-model.csv (the cells); a DIR that
 #                   holds an earlier run's files is refused (exit 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
 CPU=${CPU:-0}
-quick=0 largest=0 only=0 seconds=8 shapes=no_delay,random outdir='' mem_gib=17 colls_arg='' sets=''
+quick=0 largest=0 only=0 seconds=8 shapes=no_delay,random outdir='' mem_gib=17 colls_arg='' sets='' reps=1
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=1 seconds=2 shapes=no_delay ;;
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
     --shapes) shapes=$2; shift ;;
     --seconds) seconds=$2; shift ;;
     --mem-limit) mem_gib=$2; shift ;;
+    --reps) reps=$2; shift ;;
     -o) outdir=$2; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     [0-9]*) seconds=$1 ;;
@@ -60,6 +64,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+case $reps in '' | *[!0-9]* | 0*) echo "bench-model.sh: --reps $reps: expected a positive number" >&2; exit 2 ;; esac
 if [ -n "$outdir" ]; then
     # an earlier run's csv would take this run's rows after its own (and a second header): refuse it
     for f in bench-model.txt bench-model.csv; do
@@ -90,6 +95,7 @@ missed=0
 FLAT=(--net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10)
 
 echo "# pact model bench on $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%M:%SZ), core $CPU, binary $PACT"
+[ "$reps" = 1 ] || echo "# each cell run $reps times: its fastest run's seconds, the largest peak memory of them (--reps)"
 rates=
 if [ $only = 0 ] && want bench; then
     bench_out=$(taskset -c "$CPU" "$PACT" model bench --seconds "$seconds")
@@ -123,10 +129,22 @@ cell() {
     local set=$1 target=$2 limit=$3 coll=$4 alg=$5 P=$6 bytes=$7 shape=$8 skew=0 rc=0
     shift 8
     [ "$shape" = no_delay ] || skew=1e-4
-    (ulimit -v "$mem_kib"; exec timeout "$limit" taskset -c "$CPU" "$PACT" model predict --coll "$coll" \
-        --alg "$alg" -P "$P" -m "$bytes" --shape "$shape" --skew "$skew" --timing "$@") >"$tmp/out" 2>"$tmp/err" || rc=$?
-    local line
-    line=$(grep -m1 '^timing:' "$tmp/out" || true)
+    local line='' best='' k
+    for ((k = 0; k < reps; k++)); do # --reps: the fastest run that finished, with the largest peak memory
+        rc=0
+        (ulimit -v "$mem_kib"; exec timeout "$limit" taskset -c "$CPU" "$PACT" model predict --coll "$coll" \
+            --alg "$alg" -P "$P" -m "$bytes" --shape "$shape" --skew "$skew" --timing "$@") >"$tmp/out" \
+            2>"$tmp/err" || rc=$?
+        line=$(grep -m1 '^timing:' "$tmp/out" || true)
+        [[ $line == *status=ok* ]] || break # failed, timed out or skipped: this run says so
+        best=$(awk -v a="$best" -v b="$line" 'function v(s, key) { sub(".* " key "=", "", s); sub(/ .*/, "", s)
+            return s + 0 }
+            BEGIN { if (a == "") { print b; exit }
+                out = v(b, "total_s") < v(a, "total_s") ? b : a
+                m = v(b, "maxrss_kib") > v(a, "maxrss_kib") ? v(b, "maxrss_kib") : v(a, "maxrss_kib")
+                sub(/ maxrss_kib=[^ ]*/, " maxrss_kib=" m, out); print out }')
+    done
+    [[ $line != *status=ok* ]] || line=$best
     local r
     r=$(awk -v line="$line" -v rc="$rc" -v limit="$limit" -v target="$target" -v bytes="$bytes" 'BEGIN {
         n = split(line, f, " "); for (i = 2; i <= n; i++) { split(f[i], kv, "="); v[kv[1]] = kv[2] }

@@ -248,3 +248,43 @@ bench_out_refused() {
     [ "$(cat "$d/m/bench-model.csv")" = "set,old" ] && [ ! -e "$d/m/bench-model.txt" ]
 }
 check "benchmarks refuse a folder that holds an earlier run" bench_out_refused
+
+# 16. bench-model.sh --reps N runs each cell N times and keeps its fastest run, with the largest peak memory of
+# the N: a stub pact whose runs take 0.9, 0.3 and 0.6 s and 1000, 3000 and 2000 KiB gives each cell's row
+# 0.3 s and 2.9 MiB.  A count that is not a positive number is refused (exit 2, one line) before anything runs.
+bench_reps() {
+    local d="$TMP/bench-reps" stub out rc v
+    rm -rf "$d"
+    mkdir -p "$d"
+    stub="$d/pact"
+    cat >"$stub" <<'STUB'
+#!/usr/bin/env bash
+# a pact that lists one barrier algorithm and answers each prediction with the next of three timings
+case "$1 $2" in
+"list algorithms") printf 'collective,algorithm\nbarrier,fake\n' ;;
+"list patterns") echo no_delay ;;
+"model predict")
+    n=$(cat "$(dirname "$0")/count" 2>/dev/null || echo 0)
+    echo $((n + 1)) >"$(dirname "$0")/count"
+    t=(0.9 0.3 0.6) m=(1000 3000 2000)
+    s=${t[n % 3]}
+    echo "timing: coll=barrier alg=fake P=1024 bytes=0 pattern=x closed_s=0 prepare_s=0.1 evaluate_s=$s" \
+        "total_s=$s cpu_s=$s maxrss_kib=${m[n % 3]} messages=1 events=1 status=ok" ;;
+*) exit 3 ;;
+esac
+STUB
+    chmod +x "$stub"
+    PACT=$stub bash scripts/bench-model.sh --sets 1024 --colls barrier --reps 3 -o "$d/out" >/dev/null 2>&1 || true
+    [ "$(cat "$d/count")" = 6 ] || { echo "bench-model.sh --reps 3: $(cat "$d/count") runs for 2 cells"; return 1; }
+    out=$(awk -F, 'NR > 1 { print $9, $10 }' "$d/out/bench-model.csv" | sort -u)
+    [ "$out" = "0.3000 2.9" ] || { echo "bench-model.sh --reps 3: rows $out, not 0.3 s and 2.9 MiB"; return 1; }
+    for v in 0 -1 x 2.5; do
+        out=$(PACT=$stub bash scripts/bench-model.sh --sets 1024 --reps "$v" -o "$d/bad" 2>&1) && rc=0 || rc=$?
+        if [ "$rc" -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] ||
+            ! grep -q -- "--reps $v: expected a positive" <<<"$out" || [ -e "$d/bad" ]; then
+            echo "bench-model.sh --reps $v: exit $rc: $out"
+            return 1
+        fi
+    done
+}
+check "bench-model.sh --reps keeps each cell's fastest run and refuses a count that is not a positive number" bench_reps
