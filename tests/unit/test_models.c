@@ -432,9 +432,18 @@ static void test_prepare_shortcuts(void)
  * its receives posted in an order scrambled by a stride coprime with their count, tags descending for
  * every third distance, each tag twice at distances 2, 7, 12, ... (messages of one tag match in posting
  * order).  tags(d): 1, 3 or 2; 20 at distance 2 (more than insertion sorts in one source). */
-static int scrambled_tags(int P, int d)
+static int gcd(int a, int b)
 {
-    (void)P;
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int scrambled_tags(int d)
+{
     return d == 2 ? 20 : 1 + (d % 3 == 1 ? 2 : d % 3 == 2);
 }
 
@@ -443,13 +452,13 @@ static int scrambled_build(pact_sched *s, const pact_build_args *a)
     const int P = a->size, r = a->rank;
     int n = 0, dd[4096], tt[4096];
     for (int d = 1; d < P; d++)
-        for (int t = 0; t < scrambled_tags(P, d); t++) {
+        for (int t = 0; t < scrambled_tags(d); t++) {
             g_assert_cmpint(n, <, 4096);
             dd[n] = d;
-            tt[n++] = (d % 3 == 0 ? scrambled_tags(P, d) - 1 - t : t) / (d % 5 == 2 ? 2 : 1);
+            tt[n++] = (d % 3 == 0 ? scrambled_tags(d) - 1 - t : t) / (d % 5 == 2 ? 2 : 1);
         }
-    int stride = 7;
-    while (n % stride == 0)
+    int stride = 7; /* the first odd number from 7 coprime with n: k * stride + r mod n visits each once */
+    while (gcd(n, stride) != 1)
         stride += 2;
     for (int k = 0; k < n; k++) {
         int i = (int)(((long)k * stride + r) % n);
