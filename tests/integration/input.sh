@@ -250,8 +250,9 @@ bench_out_refused() {
 check "benchmarks refuse a folder that holds an earlier run" bench_out_refused
 
 # 16. bench-model.sh --reps N runs each cell N times and keeps its fastest run, with the largest peak memory of
-# the N: a stub pact whose runs take 0.9, 0.3 and 0.6 s and 1000, 3000 and 2000 KiB gives each cell's row
-# 0.3 s and 2.9 MiB.  A count that is not a positive number is refused (exit 2, one line) before anything runs.
+# the N: a stub pact whose runs take 0.9, 0.3 and 0.6 s and 1000, 2000 and 3000 KiB gives each cell's row
+# 0.3 s and 2.9 MiB (the fastest run's own memory would be 2.0).  A count that is not a positive number is
+# refused (exit 2, one line) before anything runs.
 bench_reps() {
     local d="$TMP/bench-reps" stub out rc v
     rm -rf "$d"
@@ -266,7 +267,7 @@ case "$1 $2" in
 "model predict")
     n=$(cat "$(dirname "$0")/count" 2>/dev/null || echo 0)
     echo $((n + 1)) >"$(dirname "$0")/count"
-    t=(0.9 0.3 0.6) m=(1000 3000 2000)
+    t=(0.9 0.3 0.6) m=(1000 2000 3000)
     s=${t[n % 3]}
     echo "timing: coll=barrier alg=fake P=1024 bytes=0 pattern=x closed_s=0 prepare_s=0.1 evaluate_s=$s" \
         "total_s=$s cpu_s=$s maxrss_kib=${m[n % 3]} messages=1 events=1 status=ok" ;;
