@@ -95,7 +95,7 @@ missed=0
 FLAT=(--net shared --alpha 2e-6 --beta 8e-10 --gamma 2e-10)
 
 echo "# pact model bench on $(uname -n), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%Y-%m-%dT%H:%M:%SZ), core $CPU, binary $PACT"
-[ "$reps" = 1 ] || echo "# each cell run $reps times: its fastest run's seconds, the largest peak memory of them (--reps)"
+[ "$reps" = 1 ] || echo "# each cell run $reps times: its fastest run's seconds, the largest peak memory (--reps)"
 rates=
 if [ $only = 0 ] && want bench; then
     bench_out=$(taskset -c "$CPU" "$PACT" model bench --seconds "$seconds")
