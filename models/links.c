@@ -561,10 +561,13 @@ static inline uint32_t scan_least(const double *key, uint32_t n)
         a = _mm_min_sd(a, _mm_unpackhi_pd(a, a));
         m = _mm_cvtsd_f64(a);
     }
-    for (uint32_t k = i; k < n; k++)
-        m = key[k] < m ? key[k] : m;
+#endif
+    for (; i < n; i++) /* the keys past the last eight (all of them without SSE2) */
+        m = key[i] < m ? key[i] : m;
+    i = 0;
+#ifdef __SSE2__
     const __m128d mm = _mm_set1_pd(m);
-    for (i = 0; i + 8 <= n; i += 8) { /* eight keys a step: a bit per key equal to m, in order */
+    for (; i + 8 <= n; i += 8) { /* eight keys a step: a bit per key equal to m, in order */
         const int eq = _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(key + i), mm)) |
                        _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(key + i + 2), mm)) << 2 |
                        _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(key + i + 4), mm)) << 4 |
@@ -572,10 +575,6 @@ static inline uint32_t scan_least(const double *key, uint32_t n)
         if (eq)
             return i + (uint32_t)__builtin_ctz((unsigned)eq);
     }
-#else
-    for (; i < n; i++)
-        m = key[i] < m ? key[i] : m;
-    i = 0;
 #endif
     for (; i < n && key[i] != m; i++)
         ;
