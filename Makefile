@@ -26,8 +26,8 @@ RANK_INC := -Isim/ir -Isim/coll -Isim/coll/common -Isim/rank -I$(BUILD)/gen
 INC := $(RANK_INC) -Isim/host -Isim/engines -Isim/study -Isim/report -Ipatterns -Iplatforms -Imodels -Ituner \
        -Ituner/objectives -Ituner/table -Ituner/emit -Ituner/tune -Icli
 # Recursive (=): expanded when a recipe runs, after `deps` has installed the packages.
-HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.1 json-glib-1.0)
-HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1 json-glib-1.0) -lm
+HOST_CFLAGS = $(BASE_CFLAGS) $(INC) $(shell pkg-config --cflags glib-2.0 yaml-0.1 json-glib-1.0 libxxhash)
+HOST_LIBS = $(shell pkg-config --libs glib-2.0 yaml-0.1 json-glib-1.0 libxxhash) -lm
 
 # Schedule IR, registry and builders: plain C, compiled into host tools and rank binaries alike.
 SCHED_SRC := sim/ir/sched.c sim/ir/program.c sim/ir/sizes.c $(sort $(wildcard sim/coll/*.c sim/coll/*/*.c))

@@ -2,7 +2,7 @@
 # Installs the Debian packages pact needs, only those missing.  Idempotent; silent when all are present.
 set -euo pipefail
 
-PKGS=(build-essential pkg-config libglib2.0-dev libyaml-dev libjson-glib-dev libsimgrid-dev gnuplot-nox
+PKGS=(build-essential pkg-config libglib2.0-dev libyaml-dev libjson-glib-dev libxxhash-dev libsimgrid-dev gnuplot-nox
       libopenmpi-dev openmpi-bin libmpich-dev mpich
       librsvg2-bin tmux chromium # pact timeline: PNG (rsvg-convert); the tests of what a person sees
       hpcc) # HPC Challenge: a real MPI application nobody here wrote, for the tests of libpact
