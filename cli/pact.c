@@ -6,6 +6,7 @@
 #include "pact_cli.h"
 #include "pact_host.h"
 #include "pact_models.h"
+#include "pact_run.h"
 
 static const struct {
     const char *name;
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     GError *err = NULL;
-    if (!pact_model_env_check(&err)) { /* before any command writes anything */
+    if (!pact_model_env_check(&err) || !pact_sw_env_check(&err)) { /* before any command writes anything */
         fprintf(stderr, "pact: %s\n", err->message);
         g_error_free(err);
         return 2;

@@ -124,6 +124,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
 void pact_model_sched_free(pact_model_sched *s);
 int pact_model_sched_ranks(const pact_model_sched *s);
 size_t pact_model_sched_messages(const pact_model_sched *s);
+/* The bytes its arrays hold (what keeping it costs; sim/study/engines.c keeps sets between waves). */
+size_t pact_model_sched_bytes(const pact_model_sched *s);
 /* A digest (XXH3 of 128 bits, hexadecimal; g_free it) of everything an evaluation reads of the schedule set:
  * two sets with one digest give the same times under the same arrivals and parameters (the model engine
  * evaluates once what two algorithms build alike: ring and segmented ring allreduce, an algorithm and its

@@ -71,6 +71,14 @@ char *pact_model_sched_digest(const pact_model_sched *s)
                            (guint64)h.low64);
 }
 
+size_t pact_model_sched_bytes(const pact_model_sched *s)
+{
+    return sizeof *s + ((size_t)s->P + 1) * sizeof *s->base + (size_t)s->P * sizeof *s->shb +
+           (s->nshop + 1) * (sizeof *s->op + sizeof *s->pend0) +
+           (size_t)s->op[s->nshop].sfirst * sizeof *s->succ + s->n * sizeof *s->chan +
+           s->nbval * sizeof *s->bval + (s->nchan + 1) * sizeof *s->ch;
+}
+
 size_t pact_model_sched_ops(const pact_model_sched *s)
 {
     return s->n;

@@ -255,6 +255,125 @@ static GArray *model_arrivals(ctx_t *x, const cell_t *c, GError **err)
     return d;
 }
 
+/* ---- schedule sets kept between waves ----
+ *
+ * A run of the model engine prepares each (algorithm, size) in every wave that has one of its cells to run:
+ * without delay (phase 1), then under the patterns, and under pact tune's pruning again for its bounds and
+ * for each round that asks for its cells; at 1024 ranks a set takes 20-230 ms to prepare (modified Bruck
+ * alltoall the most) and a table prepared each about twice.  So a batch done with a set keeps it, with its
+ * digest, while a cell of that (algorithm, size) has no value yet, and the next batch of that (algorithm,
+ * size) takes it instead of preparing it again (prepare is deterministic: the same arrays).  Sets kept by all
+ * studies of the process hold at most kept_cap bytes: PACT_MODEL_KEEP_MIB, else a sixteenth of the memory, at
+ * most 1 GiB.  A set that does not fit is freed, as before. */
+static GMutex kept_lock;
+static gsize kept_total, kept_cap;
+static gboolean kept_cap_set;
+
+/* PACT_MODEL_KEEP_MIB: a number of MiB, 0 (keep none) .. 2^20; FALSE with a message otherwise. */
+static gboolean keep_env(gsize *cap, GError **err)
+{
+    const char *v = g_getenv("PACT_MODEL_KEEP_MIB");
+    guint64 mib;
+    if (!v)
+        return TRUE;
+    if (!g_ascii_string_to_unsigned(v, 10, 0, (guint64)1 << 20, &mib, NULL)) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                    "environment variable PACT_MODEL_KEEP_MIB=%s: not a number of MiB (0..%u) for the model "
+                    "engine's schedule sets kept between waves",
+                    v, 1u << 20);
+        return FALSE;
+    }
+    *cap = (gsize)mib << 20;
+    return TRUE;
+}
+
+gboolean pact_sw_env_check(GError **err)
+{
+    gsize cap;
+    return keep_env(&cap, err);
+}
+
+/* The cap, from the environment (checked at start: pact_sw_env_check) or the memory; under kept_lock. */
+static gsize keep_cap(void)
+{
+    if (!kept_cap_set) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        gsize mem = pages > 0 && page > 0 ? (gsize)pages * (gsize)page : 0;
+        kept_cap = MIN(mem / 16, (gsize)1 << 30);
+        if (!keep_env(&kept_cap, NULL))
+            kept_cap = 0;
+        kept_cap_set = TRUE;
+    }
+    return kept_cap;
+}
+
+/* Whether a cell of (alg, size) of study x that this shard runs has no value yet (held, or in a wave to
+ * come). */
+static gboolean kept_wanted(const ctx_t *x, guint alg, guint size)
+{
+    for (guint p = 0; p < x->s->patterns->len; p++) {
+        const cell_t *c = pact_sw_find_cell((ctx_t *)x, alg, size, p);
+        if (c && !c->rows && c->last->len == 0 && !c->twin)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+/* The set of (alg, size) kept, into *ms and *digest (taken: no longer kept); FALSE when none is. */
+static gboolean kept_take(ctx_t *x, guint alg, guint size, pact_model_sched **ms, char **digest)
+{
+    const gsize i = (gsize)alg * x->s->sizes->len + size;
+    g_mutex_lock(&kept_lock);
+    gboolean have = x->kept && x->kept[i].ms;
+    if (have) {
+        *ms = x->kept[i].ms;
+        *digest = x->kept[i].digest;
+        kept_total -= x->kept[i].bytes;
+        x->kept[i] = (kept_set){NULL, NULL, 0};
+    }
+    g_mutex_unlock(&kept_lock);
+    return have;
+}
+
+/* A batch is done with the set ms of (alg, size) (NULL: none): kept while a cell of it has no value and it
+ * fits, else freed. */
+static void kept_put(ctx_t *x, guint alg, guint size, pact_model_sched *ms, char *digest)
+{
+    if (!ms)
+        return;
+    const gsize bytes = pact_model_sched_bytes(ms);
+    g_mutex_lock(&kept_lock);
+    const gsize i = (gsize)alg * x->s->sizes->len + size;
+    gboolean keep = bytes <= keep_cap() && kept_total <= kept_cap - bytes && kept_wanted(x, alg, size);
+    if (keep && !x->kept)
+        x->kept = g_new0(kept_set, (gsize)x->s->algs->len * x->s->sizes->len);
+    keep = keep && !x->kept[i].ms; /* another batch of it kept one (batches of a cell each) */
+    if (keep) {
+        x->kept[i] = (kept_set){ms, digest, bytes};
+        kept_total += bytes;
+    }
+    g_mutex_unlock(&kept_lock);
+    if (!keep) {
+        pact_model_sched_free(ms);
+        g_free(digest);
+    }
+}
+
+void pact_sw_kept_drop(ctx_t *x)
+{
+    if (!x->kept)
+        return;
+    g_mutex_lock(&kept_lock);
+    for (gsize i = 0; i < (gsize)x->s->algs->len * x->s->sizes->len; i++) {
+        pact_model_sched_free(x->kept[i].ms);
+        g_free(x->kept[i].digest);
+        kept_total -= x->kept[i].bytes;
+    }
+    g_free(x->kept);
+    x->kept = NULL;
+    g_mutex_unlock(&kept_lock);
+}
+
 /* A bound batch's cells waiting for their bounds: up to PACT_MODEL_BOUND_LANES of one schedule set, bounded
  * in one pass (pact_model_bounds), with their arrivals and memo keys. */
 typedef struct {
@@ -340,13 +459,18 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
         }
         if (!ms || ms_alg != c->alg || ms_size != c->size) {
             bound_flush(x, w, ms, &prm, &g);
-            pact_model_sched_free(ms);
-            if (!(ms = pact_model_prepare(alg, &a, err)))
-                goto out;
+            kept_put(x, ms_alg, ms_size, ms, g_steal_pointer(&digest));
+            ms = NULL;
+            if (kept_take(x, c->alg, c->size, &ms, &digest)) {
+                b->reused++;
+            } else {
+                if (!(ms = pact_model_prepare(alg, &a, err)))
+                    goto out;
+                digest = pact_model_sched_digest(ms);
+                b->prepared++;
+            }
             ms_alg = c->alg;
             ms_size = c->size;
-            g_free(digest);
-            digest = pact_model_sched_digest(ms);
         }
         /* a schedule set evaluated under these arrivals already (another algorithm that builds it alike) */
         g_autofree char *key = g_strdup_printf("%s%s %s", b->bound ? "bound " : "", digest, c->pattern_file);
@@ -389,7 +513,10 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
     ok = TRUE;
 out:
     bound_drop(&g);
-    pact_model_sched_free(ms);
+    if (ok)
+        kept_put(x, ms_alg, ms_size, ms, g_steal_pointer(&digest));
+    else
+        pact_model_sched_free(ms);
     pact_model_eval_free(w);
     return ok;
 }

@@ -144,6 +144,10 @@ gboolean pact_experiment_build(GHashTable *fields, pact_experiment *e, GError **
  * are written.  *summary receives summary.txt's text. */
 gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err);
 
+/* The environment variables of experiments' runs, checked before anything runs (pact's main):
+ * PACT_MODEL_KEEP_MIB, the model engine's schedule sets kept between waves (sim/study/engines.c). */
+gboolean pact_sw_env_check(GError **err);
+
 /* Merges the output folders of a sharded experiment (same experiment.yaml but for the shard) into outdir:
  * results.csv in the experiment's order (a cell found twice must be identical), summary and figures. */
 gboolean pact_experiment_merge(const char *outdir, char **dirs, gboolean figures, char **summary, GError **err);

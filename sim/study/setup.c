@@ -73,6 +73,7 @@ static void batch_free(gpointer p)
 static void ctx_free(gpointer p)
 {
     ctx_t *x = p;
+    pact_sw_kept_drop(x);
     if (x->cells)
         g_ptr_array_unref(x->cells);
     g_free(x->run);

@@ -7,6 +7,7 @@
 #ifndef PACT_SWEEP_INT_H
 #define PACT_SWEEP_INT_H
 
+#include "pact_models.h"
 #include "pact_run.h"
 
 typedef struct cell_s cell_t;
@@ -25,6 +26,13 @@ struct cell_s {
                            * schedule set under the same arrivals, whose rows it copies (NULL: none) */
 };
 
+/* engines.c: a schedule set kept between waves of the model engine, its digest and its bytes */
+typedef struct {
+    pact_model_sched *ms;
+    char *digest;
+    gsize bytes;
+} kept_set;
+
 typedef struct {
     pact_sweep *s;
     guint index;      /* of the study in the experiment */
@@ -39,6 +47,7 @@ typedef struct {
     GHashTable *memo;
     GHashTable *arrivals; /* the model engine: pattern file -> GArray of its delays, read once (memo_lock) */
     gsize arrivals_bytes; /* what they hold, up to ARRIVALS_CACHE_BYTES (engines.c) */
+    kept_set *kept;       /* the model engine: per (algorithm, size), a set kept between waves (engines.c) */
 } ctx_t;
 
 /* The cells that share one simulation. */
@@ -53,6 +62,7 @@ typedef struct {
     GAsyncQueue *done;
     double seconds; /* wall time it took */
     gboolean bound; /* the model engine: lower bounds of its held cells' d^ (cell_t.lb), no runs */
+    guint prepared, reused; /* the model engine: schedule sets it prepared, and took kept (engines.c) */
 } batch_t;
 
 typedef struct {
@@ -70,6 +80,7 @@ pact_export_opts pact_sw_export_opts(const pact_sweep *s);
 void pact_sw_cell_reset(cell_t *c);
 gboolean pact_sw_launch(batch_t *b, GError **err);       /* smpi: one smpirun of the bench driver */
 gboolean pact_sw_model_batch(batch_t *b, GError **err);  /* model: the schedule evaluator, in process */
+void pact_sw_kept_drop(ctx_t *x); /* model: frees the schedule sets study x keeps between waves */
 gboolean pact_sw_replay_batch(batch_t *b, GError **err); /* replay: SMPI time-independent traces */
 /* smpi: sets cell_t.twin where an earlier algorithm builds the same schedule set (pact_experiment.twins) */
 gboolean pact_sw_find_twins(GPtrArray *studies, GPtrArray *batches, GError **err);

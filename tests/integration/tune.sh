@@ -175,6 +175,34 @@ check "tune prunes by bounds: no_delay, the bytes of --exhaustive" tune_pruned n
 check "tune prunes by bounds: expected:weights, the bytes of --exhaustive" tune_pruned \
     expected:random=3,no_delay=1,ascending=0
 
+# The model engine keeps each prepared schedule set between waves (phase 1, the bounds, each round) while a cell
+# of its (algorithm, size) is still to run, and takes it instead of preparing it again: the same rows, table,
+# summary and rules as preparing every time (PACT_MODEL_KEEP_MIB=0), with sets reused (batches.csv) where 0
+# reuses none; a budget that is not a number of MiB is refused before anything runs.
+tune_kept() {
+    local a="$TMP/tune-kept-a" b="$TMP/tune-kept-b" f
+    rm -rf "$a" "$b"
+    $PACT tune "${TUNE_GRID[@]}" --coll allreduce,alltoall --objective robust --target ompi -o "$a" >/dev/null ||
+        return 1
+    PACT_MODEL_KEEP_MIB=0 $PACT tune "${TUNE_GRID[@]}" --coll allreduce,alltoall --objective robust \
+        --target ompi -o "$b" >/dev/null || return 1
+    for f in table.csv summary.txt ompi-rules.conf runs/model-allreduce/results.csv runs/model-alltoall/results.csv; do
+        cmp "$a/$f" "$b/$f" || return 1
+    done
+    # sets prepared and reused (the last two columns), summed over both collectives' batches
+    local ra rb
+    ra=$(cat "$a"/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { p += $9; r += $10 } END { print p, r }')
+    rb=$(cat "$b"/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { p += $9; r += $10 } END { print p, r }')
+    echo "sets prepared and reused, kept: $ra; PACT_MODEL_KEEP_MIB=0: $rb"
+    [ "${ra#* }" -gt 0 ] && [ "${rb#* }" -eq 0 ] && [ "${ra% *}" -lt "${rb% *}" ] || return 1
+    local out rc
+    out=$(PACT_MODEL_KEEP_MIB=1e3 $PACT tune "${TUNE_GRID[@]}" --coll allreduce -o "$TMP/tune-kept-c" 2>&1)
+    rc=$?
+    echo "$out"
+    [ "$rc" -eq 2 ] && [[ $out == *"PACT_MODEL_KEEP_MIB=1e3: not a number of MiB"* ]] && [ ! -e "$TMP/tune-kept-c" ]
+}
+check "tune keeps schedule sets between waves: the bytes of preparing each time" tune_kept
+
 # A pruned tuning stopped before its end (its pruned rows and the last runs' rows gone, as a kill leaves it:
 # the last check's) resumes: every cell once, and the bytes of the uninterrupted table and summary.
 tune_pruned_resume() {
