@@ -170,8 +170,9 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
 
 /* The same under K patterns at once (1 to PACT_MODEL_BOUND_LANES; arrivals[k] NULL: no delay), into
  * dhat_lb[0..K): the values pact_model_bound gives one at a time, in one pass over the schedules (pact tune
- * bounds a candidate's patterns in fours). */
-#define PACT_MODEL_BOUND_LANES 4
+ * bounds a candidate's patterns, the 11 shapes, in one pass where its memory allows: sim/study/engines.c).
+ * The pass holds a time per operation and per message between nodes for each pattern. */
+#define PACT_MODEL_BOUND_LANES 12
 gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const double *const *arrivals,
                            unsigned K, const pact_model_params *prm, double *dhat_lb, GError **err);
 

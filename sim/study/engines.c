@@ -413,6 +413,19 @@ static void bound_flush(ctx_t *x, pact_model_eval *w, const pact_model_sched *ms
     g->n = 0;
 }
 
+/* The patterns a bound pass over schedule set ms takes at once: all of a cell's (the 11 shapes: pruning
+ * bounds each (algorithm, size) once), where the pass's arrays of a time per operation and per message
+ * between nodes and pattern stay within BOUND_PASS_BYTES; fewer where a set is that large (at least one).  A
+ * pass reads the schedules once whatever its patterns: pairwise alltoall at 1024 ranks took 0.3 s a pass for
+ * 4 patterns and 0.55 s for 10, where 10 in fours took three passes, 1 s. */
+#define BOUND_PASS_BYTES ((size_t)256 << 20)
+static unsigned bound_lanes(const pact_model_sched *ms)
+{
+    size_t per = 8 * (pact_model_sched_ops(ms) + 1 + pact_model_sched_messages(ms));
+    size_t k = BOUND_PASS_BYTES / per;
+    return k < 1 ? 1 : k > PACT_MODEL_BOUND_LANES ? PACT_MODEL_BOUND_LANES : (unsigned)k;
+}
+
 /* The group's cells left without bounds (an error elsewhere): their arrivals and keys freed. */
 static void bound_drop(bound_group *g)
 {
@@ -427,8 +440,8 @@ static void bound_drop(bound_group *g)
  * algorithm by size by pattern, so one prepared schedule set serves all patterns of an (algorithm, size).
  * The model is deterministic: one evaluation serves all repetitions; rows still come one per repetition.
  * Held cells wait (pruning); a bound batch gives its held cells a lower bound of their d^ instead (cell_t.lb,
- * pact_model_bounds: the patterns of an (algorithm, size) in fours), or settles those whose algorithm does
- * not apply. */
+ * pact_model_bounds: the patterns of an (algorithm, size) at once, bound_lanes), or settles those whose
+ * algorithm does not apply. */
 gboolean pact_sw_model_batch(batch_t *b, GError **err)
 {
     ctx_t *x = b->x;
@@ -492,7 +505,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
             g.c[g.n] = c;
             g.d[g.n] = d;
             g.key[g.n++] = g_steal_pointer(&key);
-            if (g.n == PACT_MODEL_BOUND_LANES)
+            if (g.n == bound_lanes(ms))
                 bound_flush(x, w, ms, &prm, &g);
             continue;
         }

@@ -300,6 +300,17 @@ static void bound_cell(const pact_alg *a, int P, size_t bytes, const pact_model_
             if (lb3[k] != lbs[net][k])
                 g_error("%s %s P=%d %zu B net %d: pattern %d bounded with two others %.17g, alone %.17g",
                         pact_coll_name(a->coll), a->name, P, bytes, net, k, lb3[k], lbs[net][k]);
+        /* as many as a pass takes (pact tune: a candidate's 11 shapes at once), the three in turn */
+        const double *arrn[PACT_MODEL_BOUND_LANES];
+        double lbn[PACT_MODEL_BOUND_LANES];
+        for (int k = 0; k < PACT_MODEL_BOUND_LANES; k++)
+            arrn[k] = arr[k % 3];
+        g_assert_true(pact_model_bounds(x->w, s, arrn, PACT_MODEL_BOUND_LANES, &m, lbn, NULL));
+        for (int k = 0; k < PACT_MODEL_BOUND_LANES; k++)
+            if (lbn[k] != lbs[net][k % 3])
+                g_error("%s %s P=%d %zu B net %d: lane %d of %d %.17g, its pattern alone %.17g",
+                        pact_coll_name(a->coll), a->name, P, bytes, net, k, PACT_MODEL_BOUND_LANES, lbn[k],
+                        lbs[net][k % 3]);
     }
 }
 
