@@ -161,7 +161,6 @@ static void flow_free(pact_model_eval *w, uint32_t f)
 static inline void ready_push(sim_t *x, int r, uint32_t op)
 {
     pact_model_eval *w = x->w;
-    uint32_t *big = w->heap + x->s->base[r];
     if (!w->rs[r].rq_big) {
         uint32_t *v = w->rs[r].rsm, n = w->rs[r].heap_n, h = w->rs[r].rq_head;
         if (n < RSM && (n == h || v[n - 1] < op)) {
@@ -169,12 +168,12 @@ static inline void ready_push(sim_t *x, int r, uint32_t op)
             w->rs[r].heap_n = n + 1;
             return;
         }
-        memcpy(big, v + h, (n - h) * sizeof(uint32_t));
+        memcpy(w->heap + x->s->base[r], v + h, (n - h) * sizeof(uint32_t));
         w->rs[r].heap_n = n - h;
         w->rs[r].rq_head = 0;
         w->rs[r].rq_big = 1;
     }
-    rq_push(big, &w->rs[r].heap_n, &w->rs[r].rq_head, op);
+    rq_push(w->heap + x->s->base[r], &w->rs[r].heap_n, &w->rs[r].rq_head, op);
 }
 
 static inline uint32_t ready_pop(sim_t *x, int r)
