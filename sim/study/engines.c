@@ -335,19 +335,39 @@ static gboolean kept_take(ctx_t *x, guint alg, guint size, pact_model_sched **ms
     return have;
 }
 
-/* A batch is done with the set ms of (alg, size) (NULL: none): kept while a cell of it has no value and it
+/* Whether batch b holds every cell of (alg, size) of its phase: then no other batch runs them while it runs,
+ * and the cells of the other phase wait for another wave (batches of a cell each, --batch cell, run one
+ * (algorithm, size) in several batches at once, whose cells kept_wanted must not read while they are set). */
+static gboolean batch_whole(const batch_t *b, guint alg, guint size)
+{
+    guint mine = 0, all = 0;
+    for (guint k = 0; k < b->cells->len; k++) {
+        const cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
+        mine += c->alg == alg && c->size == size;
+    }
+    for (guint p = 0; p < b->x->s->patterns->len; p++) {
+        const cell_t *c = pact_sw_find_cell(b->x, alg, size, p);
+        all += c && c->phase == b->phase;
+    }
+    return mine == all;
+}
+
+/* Batch b is done with the set ms of (alg, size) (NULL: none): kept while a cell of it has no value and it
  * fits, else freed. */
-static void kept_put(ctx_t *x, guint alg, guint size, pact_model_sched *ms, char *digest)
+static void kept_put(batch_t *b, guint alg, guint size, pact_model_sched *ms, char *digest)
 {
     if (!ms)
         return;
+    ctx_t *x = b->x;
     const gsize bytes = pact_model_sched_bytes(ms);
+    const gboolean whole = batch_whole(b, alg, size);
     g_mutex_lock(&kept_lock);
     const gsize i = (gsize)alg * x->s->sizes->len + size;
-    gboolean keep = bytes <= keep_cap() && kept_total <= kept_cap - bytes && kept_wanted(x, alg, size);
+    gboolean keep =
+        whole && bytes <= keep_cap() && kept_total <= kept_cap - bytes && kept_wanted(x, alg, size);
     if (keep && !x->kept)
         x->kept = g_new0(kept_set, (gsize)x->s->algs->len * x->s->sizes->len);
-    keep = keep && !x->kept[i].ms; /* another batch of it kept one (batches of a cell each) */
+    keep = keep && !x->kept[i].ms;
     if (keep) {
         x->kept[i] = (kept_set){ms, digest, bytes};
         kept_total += bytes;
@@ -372,6 +392,46 @@ void pact_sw_kept_drop(ctx_t *x)
     g_free(x->kept);
     x->kept = NULL;
     g_mutex_unlock(&kept_lock);
+}
+
+/* ---- workspaces kept between batches ----
+ *
+ * Each batch took a new workspace and freed it: at 1024 ranks its arrays are 100-300 MB (a rank's operations,
+ * flows and classes, a bound's times per operation and pattern), and the kernel zeroed every page again at
+ * each batch's first touch (pact tune's model table: 21-35 s of system time).  A batch now takes one that an
+ * earlier batch gave back (at most one per job exists at once: each batch holds one while it runs), and the
+ * run frees them at its end (pact_sw_workspaces_drop).  A workspace is reusable by design: an evaluation or a
+ * bound sets up whatever it reads (pact_models.h). */
+static GMutex ws_lock;
+static GPtrArray *ws_free;
+
+static pact_model_eval *ws_take(void)
+{
+    pact_model_eval *w = NULL;
+    g_mutex_lock(&ws_lock);
+    if (ws_free && ws_free->len > 0)
+        w = g_ptr_array_steal_index_fast(ws_free, ws_free->len - 1);
+    g_mutex_unlock(&ws_lock);
+    return w ? w : pact_model_eval_new();
+}
+
+static void ws_give(pact_model_eval *w)
+{
+    g_mutex_lock(&ws_lock);
+    if (!ws_free)
+        ws_free = g_ptr_array_new();
+    g_ptr_array_add(ws_free, w);
+    g_mutex_unlock(&ws_lock);
+}
+
+void pact_sw_workspaces_drop(void)
+{
+    g_mutex_lock(&ws_lock);
+    for (guint i = 0; ws_free && i < ws_free->len; i++)
+        pact_model_eval_free(ws_free->pdata[i]);
+    if (ws_free)
+        g_ptr_array_set_size(ws_free, 0);
+    g_mutex_unlock(&ws_lock);
 }
 
 /* A bound batch's cells waiting for their bounds: up to PACT_MODEL_BOUND_LANES of one schedule set, bounded
@@ -451,7 +511,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
     if (!pact_model_params_export(&prm, s->platform, &eo, err))
         return FALSE;
     prm.gamma = x->gamma;
-    pact_model_eval *w = pact_model_eval_new();
+    pact_model_eval *w = ws_take();
     pact_model_sched *ms = NULL;
     g_autofree char *digest = NULL;
     guint ms_alg = G_MAXUINT, ms_size = G_MAXUINT;
@@ -472,7 +532,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
         }
         if (!ms || ms_alg != c->alg || ms_size != c->size) {
             bound_flush(x, w, ms, &prm, &g);
-            kept_put(x, ms_alg, ms_size, ms, g_steal_pointer(&digest));
+            kept_put(b, ms_alg, ms_size, ms, g_steal_pointer(&digest));
             ms = NULL;
             if (kept_take(x, c->alg, c->size, &ms, &digest)) {
                 b->reused++;
@@ -527,10 +587,13 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
 out:
     bound_drop(&g);
     if (ok)
-        kept_put(x, ms_alg, ms_size, ms, g_steal_pointer(&digest));
+        kept_put(b, ms_alg, ms_size, ms, g_steal_pointer(&digest));
     else
         pact_model_sched_free(ms);
-    pact_model_eval_free(w);
+    if (ok)
+        ws_give(w);
+    else
+        pact_model_eval_free(w);
     return ok;
 }
 

@@ -120,8 +120,20 @@ static void log_batch(const batch_t *b)
     fclose(f);
 }
 
+/* Larger studies first (more processes), then the experiment's order: a wave ends when its last batch does,
+ * and where the largest came last (pact tune's process counts ascend) one job ran a 1024-rank batch alone
+ * while the others had nothing left (pact tune's model table: 5.5% of its two cores idle). */
+static gint larger_first(gconstpointer a, gconstpointer b)
+{
+    const batch_t *x = *(batch_t *const *)a, *y = *(batch_t *const *)b;
+    if (x->x->s->procs != y->x->s->procs)
+        return x->x->s->procs > y->x->s->procs ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
 /* Runs the batches of one phase that are this shard's and still lack rows, J at a time (their held cells
- * wait); with `bound`, gives the held cells their lower bounds instead, and writes nothing. */
+ * wait), the larger studies' first; with `bound`, gives the held cells their lower bounds instead, and writes
+ * nothing. */
 static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboolean bound, int fd,
                          const char *csv, progress_t *pr, GError **err)
 {
@@ -129,8 +141,12 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboo
     GAsyncQueue *q = g_async_queue_new();
     GThreadPool *pool = g_thread_pool_new(worker, NULL, e->jobs, FALSE, NULL);
     guint sent = 0;
-    for (guint i = 0; i < batches->len; i++) {
-        batch_t *b = batches->pdata[i];
+    g_autoptr(GPtrArray) order = g_ptr_array_new();
+    for (guint i = 0; i < batches->len; i++)
+        g_ptr_array_add(order, batches->pdata[i]);
+    g_ptr_array_sort(order, larger_first);
+    for (guint i = 0; i < order->len; i++) {
+        batch_t *b = order->pdata[i];
         gboolean todo = FALSE;
         for (guint k = 0; k < b->cells->len; k++) {
             const cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
@@ -606,6 +622,7 @@ done:
         g_ptr_array_unref(batches);
     if (studies)
         g_ptr_array_unref(studies);
+    pact_sw_workspaces_drop();
     return ok;
 }
 

@@ -81,6 +81,7 @@ void pact_sw_cell_reset(cell_t *c);
 gboolean pact_sw_launch(batch_t *b, GError **err);       /* smpi: one smpirun of the bench driver */
 gboolean pact_sw_model_batch(batch_t *b, GError **err);  /* model: the schedule evaluator, in process */
 void pact_sw_kept_drop(ctx_t *x); /* model: frees the schedule sets study x keeps between waves */
+void pact_sw_workspaces_drop(void); /* model: frees the workspaces kept between batches */
 gboolean pact_sw_replay_batch(batch_t *b, GError **err); /* replay: SMPI time-independent traces */
 /* smpi: sets cell_t.twin where an earlier algorithm builds the same schedule set (pact_experiment.twins) */
 gboolean pact_sw_find_twins(GPtrArray *studies, GPtrArray *batches, GError **err);

@@ -82,6 +82,30 @@ engine_model() {
 for c in allreduce alltoall allgather barrier reduce_scatter; do
     check "sim --engine model agrees with smpi, 2x4 under patterns: $c" engine_model $c
 done
+
+# The model engine keeps each prepared schedule set between its waves (no delay, then the patterns) and takes it
+# again (sim/study/engines.c): with a batch per (algorithm, size), 2 jobs, the rows of a run that keeps none
+# (PACT_MODEL_KEEP_MIB=0) and of one with a batch per cell (several batches of one set at once, which keep a
+# set only where a batch holds all of its phase's cells), byte for byte; sets reused only where kept.
+engine_model_kept() {
+    local d="$TMP/model-kept" k
+    local args=(--platform generic32x32 --nodes 2,3 --ppn 4 --coll allreduce,alltoall --algs all --sizes 8,4K,64K
+        --reps 1 --patterns no_delay,last_delayed,random,ascending --skew-factor 1.5 --engine model --jobs 2 -q
+        --no-figures)
+    rm -rf "$d"
+    $PACT sim "${args[@]}" -o "$d/size" >/dev/null || return 1
+    PACT_MODEL_KEEP_MIB=0 $PACT sim "${args[@]}" -o "$d/none" >/dev/null || return 1
+    $PACT sim "${args[@]}" --batch cell -o "$d/cell" >/dev/null || return 1
+    for k in none cell; do
+        cmp "$d/size/results.csv" "$d/$k/results.csv" || return 1
+    done
+    local rs rn
+    rs=$(awk -F, 'NR > 1 { r += $10 } END { print r + 0 }' "$d/size/run/batches.csv")
+    rn=$(awk -F, 'NR > 1 { r += $10 } END { print r + 0 }' "$d/none/run/batches.csv")
+    echo "$(($(wc -l <"$d/size/results.csv") - 1)) rows; sets reused: $rs kept, $rn with PACT_MODEL_KEEP_MIB=0"
+    [ "$rs" -gt 0 ] && [ "$rn" -eq 0 ]
+}
+check "sim --engine model keeps schedule sets between waves: the same rows" engine_model_kept
 # vs_smpi PLATFORM NODES PPN COLL ALGS SIZES [FLAGS...]: pact sim --engine model against --engine smpi, row by
 # row, gamma 0 (network only), no_delay and last_delayed: d^ within 1%.  The cells exercise the routes of
 # each machine's SimGrid export: fat-tree islands and their 2:1 trunks (cedar), both rail modes (thor),
