@@ -16,6 +16,19 @@
 
 int pact_model_prep_plain = 0;
 
+/* memcmp and memcpy of n bytes where n may be 0 and the lists then NULL (a rank or an operation without
+ * dependencies), which the C library's functions must not get (UBSan: "null pointer passed as argument"). */
+static inline int same_bytes(const void *a, const void *b, size_t n)
+{
+    return n == 0 || memcmp(a, b, n) == 0;
+}
+
+static inline void copy_bytes(void *to, const void *from, size_t n)
+{
+    if (n > 0)
+        memcpy(to, from, n);
+}
+
 void pact_model_sched_free(pact_model_sched *s)
 {
     if (!s)
@@ -258,7 +271,7 @@ static gboolean shape_equal(const pact_model_sched *s, uint32_t j, size_t m, con
         if (o[i].bk != p->tsop[i].bk || o[i].sfirst - s0 != p->tsop[i].sfirst ||
             s->pend0[j + i] != p->tpend[i])
             return FALSE;
-    return memcmp(s->succ + s0, p->tsucc, nsucc * sizeof(uint32_t)) == 0;
+    return same_bytes(s->succ + s0, p->tsucc, nsucc * sizeof(uint32_t));
 }
 
 /* A channel into the rank being flattened, from src with tag: appended (FALSE: out of memory). */
@@ -294,7 +307,7 @@ static gboolean ir_turned(const pact_sched *a, const pact_sched *b, int r, int P
         const pact_op *x = &a->ops[i], *y = &b->ops[i];
         if (x->kind != y->kind || x->ndeps != y->ndeps || x->tag != y->tag ||
             pact_op_bytes(a, x) != pact_op_bytes(b, y) ||
-            memcmp(pact_op_deps(a, i), pact_op_deps(b, i), x->ndeps * sizeof(uint32_t)) != 0)
+            !same_bytes(pact_op_deps(a, i), pact_op_deps(b, i), x->ndeps * sizeof(uint32_t)))
             return FALSE;
         if ((x->kind == PACT_OP_SEND || x->kind == PACT_OP_RECV) &&
             (x->peer < 0 || x->peer >= P || y->peer != turned_peer(x->peer, r, P, kind)))
@@ -565,8 +578,9 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         /* this rank's shape: the last rank's, one seen before, or a new one */
         uint32_t shape = NONE;
         if (!pact_model_prep_plain && last_shape != NONE && m == p.pm && sc.ndeps == p.pnd &&
-            !memcmp(p.tbk, p.pbk, m * sizeof(uint32_t)) && !memcmp(p.tpend, p.ppend, m * sizeof(uint16_t)) &&
-            !memcmp(sc.deps, p.pdeps, sc.ndeps * sizeof(uint32_t))) {
+            same_bytes(p.tbk, p.pbk, m * sizeof(uint32_t)) &&
+            same_bytes(p.tpend, p.ppend, m * sizeof(uint16_t)) &&
+            same_bytes(sc.deps, p.pdeps, sc.ndeps * sizeof(uint32_t))) {
             shape = last_shape;
             s->nsame_ir++;
         } else {
@@ -610,8 +624,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                 ENSURE(s->succ, p.cap_succ, nsucc + sc.ndeps + 1);
                 for (size_t i = 0; i <= m; i++)
                     s->op[s->nshop + i] = (sop){(uint32_t)nsucc + p.tsop[i].sfirst, p.tsop[i].bk};
-                memcpy(s->pend0 + s->nshop, p.tpend, m * sizeof(uint16_t));
-                memcpy(s->succ + nsucc, p.tsucc, sc.ndeps * sizeof(uint32_t));
+                copy_bytes(s->pend0 + s->nshop, p.tpend, m * sizeof(uint16_t));
+                copy_bytes(s->succ + nsucc, p.tsucc, sc.ndeps * sizeof(uint32_t));
                 s->nshop += m;
                 nsucc += sc.ndeps;
                 s->nshape++;
@@ -623,9 +637,9 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             ENSURE(p.pbk, p.cap_pbk, m + 1);
             ENSURE(p.ppend, p.cap_ppend, m + 1);
             ENSURE(p.pdeps, p.cap_pdeps, sc.ndeps + 1);
-            memcpy(p.pbk, p.tbk, m * sizeof(uint32_t));
-            memcpy(p.ppend, p.tpend, m * sizeof(uint16_t));
-            memcpy(p.pdeps, sc.deps, sc.ndeps * sizeof(uint32_t));
+            copy_bytes(p.pbk, p.tbk, m * sizeof(uint32_t));
+            copy_bytes(p.ppend, p.tpend, m * sizeof(uint16_t));
+            copy_bytes(p.pdeps, sc.deps, sc.ndeps * sizeof(uint32_t));
             p.pm = m;
             p.pnd = sc.ndeps;
             last_shape = shape;
