@@ -269,12 +269,13 @@ static GMutex kept_lock;
 static gsize kept_total, kept_cap;
 static gboolean kept_cap_set;
 
-/* PACT_MODEL_KEEP_MIB: a number of MiB, 0 (keep none) .. 2^20; FALSE with a message otherwise. */
+/* PACT_MODEL_KEEP_MIB: a number of MiB, 0 (keep none) .. 2^20 (unset or empty: the default, as the other
+ * PACT_MODEL_ variables); FALSE with a message otherwise. */
 static gboolean keep_env(gsize *cap, GError **err)
 {
     const char *v = g_getenv("PACT_MODEL_KEEP_MIB");
     guint64 mib;
-    if (!v)
+    if (!v || !*v)
         return TRUE;
     if (!g_ascii_string_to_unsigned(v, 10, 0, (guint64)1 << 20, &mib, NULL)) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
