@@ -587,14 +587,13 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
     ok = TRUE;
 out:
     bound_drop(&g);
-    if (ok)
+    if (ok) { /* kept for the next batch of its set, and the next batch */
         kept_put(b, ms_alg, ms_size, ms, g_steal_pointer(&digest));
-    else
-        pact_model_sched_free(ms);
-    if (ok)
         ws_give(w);
-    else
+    } else {
+        pact_model_sched_free(ms);
         pact_model_eval_free(w);
+    }
     return ok;
 }
 
