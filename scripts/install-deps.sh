@@ -3,6 +3,7 @@
 set -euo pipefail
 
 PKGS=(build-essential pkg-config libglib2.0-dev libyaml-dev libjson-glib-dev libxxhash-dev libsimgrid-dev gnuplot-nox
+      libjemalloc2 # the allocator SimGrid's runs preload (sim/host/smpi_env.c)
       libopenmpi-dev openmpi-bin libmpich-dev mpich
       librsvg2-bin tmux chromium # pact timeline: PNG (rsvg-convert); the tests of what a person sees
       hpcc) # HPC Challenge: a real MPI application nobody here wrote, for the tests of libpact

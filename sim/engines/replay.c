@@ -271,7 +271,8 @@ gboolean pact_replay_run(const char *dir, const char *platform_xml, const char *
     g_autofree char *log_path = g_build_filename(dir, "smpirun.log", NULL);
     g_autofree char *xml = g_canonicalize_filename(platform_xml, NULL);
     g_autofree char *hosts = g_canonicalize_filename(hostfile, NULL);
-    g_autofree char *cell = NULL, *sout = NULL, *serr = NULL, *cmdline = NULL, *log = NULL;
+    g_autofree char *cell = NULL, *sout = NULL, *serr = NULL, *cmdline = NULL, *log = NULL, *preload = NULL,
+                    *env = NULL;
     g_auto(GStrv) lines = NULL;
     GError *e = NULL;
     GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
@@ -311,9 +312,12 @@ gboolean pact_replay_run(const char *dir, const char *platform_xml, const char *
     g_ptr_array_add(argv, NULL);
     cmdline = g_strjoinv(" ", (char **)argv->pdata);
 
-    gboolean spawned = g_spawn_sync(dir, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, raise_nofile,
+    char **envp = pact_smpi_environ(NULL, &preload); /* the allocator: pact_smpi_malloc */
+    gboolean spawned = g_spawn_sync(dir, (char **)argv->pdata, envp, G_SPAWN_SEARCH_PATH, raise_nofile,
                                     GINT_TO_POINTER(P), &sout, &serr, &status, &e);
-    log = g_strdup_printf("$ %s\n%s%s", cmdline, sout ? sout : "", serr ? serr : "");
+    g_strfreev(envp);
+    env = preload ? g_strdup_printf("LD_PRELOAD='%s' ", preload) : g_strdup("");
+    log = g_strdup_printf("$ %s%s\n%s%s", env, cmdline, sout ? sout : "", serr ? serr : "");
     g_file_set_contents(log_path, log, -1, NULL);
     if (!spawned) {
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "cannot run smpirun: %s", e->message);

@@ -151,16 +151,12 @@ gboolean pact_sw_launch(batch_t *b, GError **err)
     g_ptr_array_add(argv, NULL);
 
     /* pact-smpi-clock.so, built next to the bench driver, spares SMPI two system calls per MPI call (see
-     * sim/smpi_clock.c); without it the simulated times are the same, only slower to get. */
+     * sim/smpi_clock.c), and the allocator (pact_smpi_malloc) SimGrid's walks of its lists; without them the
+     * simulated times are the same, only slower to get. */
     g_autofree char *bench_dir = g_path_get_dirname(x->bench);
     g_autofree char *clock = g_build_filename(bench_dir, "pact-smpi-clock.so", NULL);
     g_autofree char *preload = NULL;
-    char **envp = g_get_environ();
-    if (g_file_test(clock, G_FILE_TEST_IS_REGULAR)) {
-        const char *was = g_environ_getenv(envp, "LD_PRELOAD");
-        preload = was && *was ? g_strconcat(clock, " ", was, NULL) : g_strdup(clock);
-        envp = g_environ_setenv(envp, "LD_PRELOAD", preload, TRUE);
-    }
+    char **envp = pact_smpi_environ(g_file_test(clock, G_FILE_TEST_IS_REGULAR) ? clock : NULL, &preload);
     g_autofree char *sout = NULL, *serr = NULL;
     int status = 0;
     GError *e = NULL;
@@ -291,7 +287,8 @@ static gboolean keep_env(gsize *cap, GError **err)
 gboolean pact_sw_env_check(GError **err)
 {
     gsize cap;
-    return keep_env(&cap, err);
+    g_autofree char *lib = NULL;
+    return keep_env(&cap, err) && pact_smpi_malloc(&lib, err);
 }
 
 /* The cap, from the environment (checked at start: pact_sw_env_check) or the memory; under kept_lock. */

@@ -179,10 +179,12 @@ EOF2
     [ "$(LD_PRELOAD=$lib "$TMP/clk")" = "1 1 0 1" ] || return 1
     local a=(--nodes 2 --ppn 4 --coll allreduce,reduce --algs ring,rabenseifner,binomial,pipeline --sizes 8,64K
         --patterns no_delay,random --reps 2 -q --no-figures)
-    $PACT sim "${a[@]}" -o "$TMP/clk-on" >/dev/null || return 1
+    # the C library's allocator (pact_smpi_malloc), so that the clock is all that is preloaded
+    PACT_SMPI_MALLOC=glibc $PACT sim "${a[@]}" -o "$TMP/clk-on" >/dev/null || return 1
     grep -q "^\$ LD_PRELOAD='$lib' smpirun" "$TMP/clk-on/run/s0/smpirun-b0.log" || return 1
     mkdir -p "$TMP/clk-bin" && cp "$(dirname "$PACT")/pact-bench-smpi" "$TMP/clk-bin/" || return 1
-    PACT_BENCH_SMPI=$TMP/clk-bin/pact-bench-smpi $PACT sim "${a[@]}" -o "$TMP/clk-off" >/dev/null || return 1
+    PACT_SMPI_MALLOC=glibc PACT_BENCH_SMPI=$TMP/clk-bin/pact-bench-smpi $PACT sim "${a[@]}" -o "$TMP/clk-off" \
+        >/dev/null || return 1
     if grep -q LD_PRELOAD "$TMP/clk-off/run/s0/smpirun-b0.log"; then return 1; fi
     cmp "$TMP/clk-on/results.csv" "$TMP/clk-off/results.csv"
 }
@@ -209,7 +211,7 @@ sim_late_sends() {
     echo "$(cat "$TMP"/late-*-det/results.csv | grep -c ',ok$') rows the same"
     # SimGrid's own account of detached sends: linear alltoall's first cell rerun with its debug log
     local d="$TMP/late-alltoall/run/s0" cmd n_late n_det
-    cmd=$(head -1 "$d/smpirun-b0.log" | sed -e 's/^\$ //' -e 's/LD_PRELOAD=[^ ]* //' -e 's/ --out [^ ]*/ --out late.csv/')
+    cmd=$(head -1 "$d/smpirun-b0.log" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //" -e 's/ --out [^ ]*/ --out late.csv/')
     n_late=$(cd "$d" && eval "$cmd --log=smpi_request.thres:debug" 2>&1 | grep -c "is detached")
     n_det=$(cd "$d" && eval "PACT_BENCH_DETACHED=1 $cmd --log=smpi_request.thres:debug" 2>&1 | grep -c "is detached")
     echo "linear alltoall: $n_late detached sends, $n_det with PACT_BENCH_DETACHED=1"
@@ -218,3 +220,40 @@ sim_late_sends() {
         --ppn 8 --coll barrier --algs linear -o "$TMP/late-bad"
 }
 check "pact sim: a rank's last sends not detached under SMPI, the times of detached sends" sim_late_sends
+
+# The allocator smpirun's children preload (PACT_SMPI_MALLOC, sim/host/smpi_env.c): jemalloc by default where
+# it is installed (scripts/install-deps.sh installs it), the C library's with glibc, a library by its path;
+# the simulated times are the same bytes under each (SMPI and replay engines: linear alltoall, whose SimGrid
+# lists it speeds up, and the rest), and a bad value is refused before anything is written.
+sim_malloc() {
+    local je=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 e m
+    [ -f "$je" ] || je=$(ldconfig -p | awk '/libjemalloc.so.2 /{print $NF; exit}')
+    if [ -z "$je" ] || [ ! -f "$je" ]; then
+        echo "libjemalloc2 is not installed (scripts/install-deps.sh)"
+        return 1
+    fi
+    # shellcheck disable=SC2054 # commas inside flag values
+    local a=(--nodes 2 --ppn 8 --coll alltoall,allreduce --algs linear,pairwise,ring,rabenseifner --sizes 8,4K
+        --patterns no_delay,random,last_delayed --reps 2 -q --no-figures)
+    local -x PACT_KEEP_TRACES=1 # the replay's folders, with its smpirun.log
+    for e in smpi replay; do
+        PACT_SMPI_MALLOC='' $PACT sim "${a[@]}" --engine $e -o "$TMP/mal-$e-def" >/dev/null &&
+            PACT_SMPI_MALLOC=glibc $PACT sim "${a[@]}" --engine $e -o "$TMP/mal-$e-glibc" >/dev/null &&
+            PACT_SMPI_MALLOC=$je $PACT sim "${a[@]}" --engine $e -o "$TMP/mal-$e-path" >/dev/null || return 1
+        for m in glibc path; do
+            cmp "$TMP/mal-$e-def/results.csv" "$TMP/mal-$e-$m/results.csv" || return 1
+        done
+    done
+    local def glibc
+    def=$(cat "$TMP"/mal-{smpi-def/run/s*/smpirun-b*,replay-def/run/s*/*/smpirun}.log |
+        grep -c "^\$ LD_PRELOAD='.*libjemalloc.so.2' smpirun")
+    glibc=$(cat "$TMP"/mal-{smpi-glibc/run/s*/smpirun-b*,replay-glibc/run/s*/*/smpirun}.log | grep -c libjemalloc)
+    echo "$(grep -c ',ok$' "$TMP/mal-smpi-def/results.csv") + $(grep -c ',ok$' "$TMP/mal-replay-def/results.csv")" \
+        "rows the same; $def runs with jemalloc by default, $glibc with glibc"
+    [ "$def" -gt 0 ] && [ "$glibc" -eq 0 ] || return 1
+    for m in tcmalloc /nonexistent/libx.so "$TMP/a b.so"; do
+        bad_file "PACT_SMPI_MALLOC=$m:" env PACT_SMPI_MALLOC="$m" "$PACT" sim "${a[@]}" -o "$TMP/mal-bad" || return 1
+    done
+    [ ! -e "$TMP/mal-bad" ]
+}
+check "pact sim: SimGrid's runs under jemalloc (PACT_SMPI_MALLOC) give the same bytes as under glibc's" sim_malloc
