@@ -76,6 +76,7 @@ typedef struct {
     int timing_only;
     int check_twice; /* checks run each plan once on other input first (persistent requests reused) */
     int detached;    /* PACT_BENCH_DETACHED=1: no pact_exec_ctx.late_sends (the tests compare both) */
+    int no_warmup; /* --no-warmup: a pact algorithm's cells without their warm-up call (bench.c: run_cell) */
     FILE *out, *arr;
     struct shm *shm; /* SMPI, ranks in one process: the protocol's shared state (NULL: MPI messages) */
     double last_ref; /* the common reference of the last timed call, on rank 0's clock */

@@ -148,6 +148,7 @@ gboolean pact_sw_launch(batch_t *b, GError **err)
     g_ptr_array_add(argv, g_strdup(out_name));
     if (!s->check)
         g_ptr_array_add(argv, g_strdup("--timing-only"));
+    g_ptr_array_add(argv, g_strdup("--no-warmup")); /* pact's algorithms: bench.c, run_cell */
     g_ptr_array_add(argv, NULL);
 
     /* pact-smpi-clock.so, built next to the bench driver, spares SMPI two system calls per MPI call (see

@@ -257,3 +257,45 @@ sim_malloc() {
     [ ! -e "$TMP/mal-bad" ]
 }
 check "pact sim: SimGrid's runs under jemalloc (PACT_SMPI_MALLOC) give the same bytes as under glibc's" sim_malloc
+
+# pact's algorithms run under SimGrid without a warm-up call (pact-bench --no-warmup, which pact sim passes):
+# each batch run again from its log with the warm-up gives the same times but for the rounding of SimGrid's
+# absolute clock (1e-10 relative), its calls send twice the messages of tag 100 (pact's executor), and
+# SimGrid's own algorithm (smpi:lr) keeps its warm-up (SMPI sets up the node layout in a first call).
+sim_no_warmup() {
+    # shellcheck disable=SC2054 # commas inside flag values
+    local a=(--nodes 2 --ppn 4 --coll allreduce --algs ring,rabenseifner,smpi:lr --sizes 8,64K
+        --patterns no_delay,random,last_delayed --reps 2 -q --no-figures) d="$TMP/nowarm/run/s0" b cmd
+    $PACT sim "${a[@]}" -o "$TMP/nowarm" >/dev/null || return 1
+    local n=0 sends=()
+    for b in "$d"/smpirun-b*.log; do
+        grep -q -- "--no-warmup" "$b" || return 1
+        cmd=$(head -1 "$b" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //")
+        local out
+        out=$(echo "$cmd" | sed -n 's/.* --out \([^ ]*\).*/\1/p')
+        (cd "$d" && eval "${cmd/ --no-warmup/} --out warm-$out" >/dev/null 2>&1) || return 1
+        # the same rows, the times within 1e-10 of each other
+        awk -F, 'NR == FNR { t[$1 "," $2] = $3 " " $4; next }
+            { split(t[$1 "," $2], u, " "); if (!(($1 "," $2) in t)) exit 1
+              for (i = 3; i <= 4; i++) { x = $i; y = u[i - 2]; if (x - y > 1e-10 * x || y - x > 1e-10 * x) exit 1 } }
+            END { if (FNR != length(t)) exit 1 }' "$d/$out" "$d/warm-$out" || return 1
+        n=$((n + 1))
+    done
+    # messages of tag 100 (the executor's) in the first batch (ring at 8 B) with and without the warm-up, and
+    # all messages of smpi:lr's batch
+    local first lr
+    first=$(head -1 "$d/smpirun-b0.log" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //" -e 's/ --out [^ ]*/ --out x.csv/')
+    lr=$(grep -l 'smpi/allreduce:lr' "$d"/smpirun-b*.log | head -1)
+    [ -n "$lr" ] || return 1
+    lr=$(head -1 "$lr" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //" -e 's/ --out [^ ]*/ --out x.csv/')
+    for cmd in "$first" "${first/ --no-warmup/}" "$lr" "${lr/ --no-warmup/}"; do
+        sends+=("$(cd "$d" && eval "$cmd --log=smpi_request.thres:verbose" 2>&1 | grep -c 'New send .*tag = 100,')")
+        sends+=("$(cd "$d" && eval "$cmd --log=smpi_request.thres:verbose" 2>&1 | grep -c 'New send ')")
+    done
+    echo "$n batches again with the warm-up: the same times to 1e-10; sends of tag 100 (all sends): ring" \
+        "${sends[0]} (${sends[1]}), with the warm-up ${sends[2]} (${sends[3]}); smpi:lr ${sends[5]}, with ${sends[7]}"
+    # --reps 2: two calls, three with the warm-up
+    [ "${sends[0]}" -gt 0 ] && [ $((2 * sends[2])) -eq $((3 * sends[0])) ] && [ "${sends[5]}" -eq "${sends[7]}" ]
+}
+check "pact sim: pact's algorithms under SimGrid without a warm-up call, the same times but for rounding" \
+    sim_no_warmup
