@@ -434,11 +434,15 @@ static int run_cell(bench_t *b, const cell_t *c)
             status = "wrong";
     }
     const char *ops_path = getenv("PACT_BENCH_OPS");
-    /* --no-warmup (pact sim under SimGrid): a pact algorithm's first call costs what the next one does, but
-     * for the rounding of an absolute simulated clock (the seven collectives' 56 algorithms on 64 ranks, 4
-     * patterns: 5.3e-14 s apart at most, 1e-13..1e-16 relative at 256 ranks), so its warm-up call only
-     * doubled SimGrid's work.  SimGrid's own collectives keep theirs: SMPI sets up a communicator's node
-     * layout (Comm::init_smp, messages in simulated time) in the first call that needs it. */
+    /* --no-warmup (pact sim under SimGrid): a pact algorithm's first call is one more sample of what any
+     * call gives, so its warm-up call only doubled SimGrid's work.  Calls in a row differ where SimGrid
+     * rounds event times to its surf/precision (1e-9 s) at the call's absolute start (ring allreduce on 96
+     * ranks at 128 B: 290.634, 290.679, 290.657, 290.634 us; 290.7228 us each with precision 1e-15), and in
+     * some cells beyond it, whichever call comes first (pairwise alltoall on 256 ranks, 64 B, descending
+     * arrivals, precision 1e-15: 786.9, 802.6, 802.4, 802.4 us without the warm-up, 802.6, 802.4, 802.4,
+     * 792.5 us after it); the seven collectives' 56 algorithms on 64 ranks moved by 5.3e-14 s at most.
+     * SimGrid's own collectives keep theirs: SMPI sets up a communicator's node layout (Comm::init_smp,
+     * messages in simulated time) in the first call that needs it. */
     const int warmup = b->no_warmup && k.plan ? 0 : c->warmup;
     for (int r = -warmup; r < c->reps; r++) {
         double res[2] = {0, 0};
