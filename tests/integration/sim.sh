@@ -190,6 +190,12 @@ EOF2
 }
 check "pact-smpi-clock.so stops the thread CPU clock only; pact sim with it = without it" sim_cpu_clock
 
+# logged_cmd LOG [OUT]: the smpirun command a batch's log starts with, without its LD_PRELOAD, to run again by
+# hand (its --out OUT where given).
+logged_cmd() {
+    head -1 "$1" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //" -e "${2:+s/ --out [^ ]*/ --out $2/}"
+}
+
 # The sends that only a rank's last wait completes go as MPI_Issend under SMPI (pact_exec_ctx.late_sends):
 # SimGrid 3.32 then does not detach them (its log names each detached send; none of linear alltoall's is), and
 # every simulated time is that of SimGrid's detached sends (PACT_BENCH_DETACHED=1), byte for byte, for every
@@ -211,7 +217,7 @@ sim_late_sends() {
     echo "$(cat "$TMP"/late-*-det/results.csv | grep -c ',ok$') rows the same"
     # SimGrid's own account of detached sends: linear alltoall's first cell rerun with its debug log
     local d="$TMP/late-alltoall/run/s0" cmd n_late n_det
-    cmd=$(head -1 "$d/smpirun-b0.log" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //" -e 's/ --out [^ ]*/ --out late.csv/')
+    cmd=$(logged_cmd "$d/smpirun-b0.log" late.csv)
     n_late=$(cd "$d" && eval "$cmd --log=smpi_request.thres:debug" 2>&1 | grep -c "is detached")
     n_det=$(cd "$d" && eval "PACT_BENCH_DETACHED=1 $cmd --log=smpi_request.thres:debug" 2>&1 | grep -c "is detached")
     echo "linear alltoall: $n_late detached sends, $n_det with PACT_BENCH_DETACHED=1"
@@ -271,7 +277,7 @@ sim_no_warmup() {
     local n=0 sends=()
     for b in "$d"/smpirun-b*.log; do
         grep -q -- "--no-warmup" "$b" || return 1
-        cmd=$(head -1 "$b" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //")
+        cmd=$(logged_cmd "$b")
         local out
         out=$(echo "$cmd" | sed -n 's/.* --out \([^ ]*\).*/\1/p')
         (cd "$d" && eval "${cmd/ --no-warmup/} --out warm-$out" >/dev/null 2>&1) || return 1
@@ -285,10 +291,10 @@ sim_no_warmup() {
     # messages of tag 100 (the executor's) in the first batch (ring at 8 B) with and without the warm-up, and
     # all messages of smpi:lr's batch
     local first lr
-    first=$(head -1 "$d/smpirun-b0.log" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //" -e 's/ --out [^ ]*/ --out x.csv/')
+    first=$(logged_cmd "$d/smpirun-b0.log" x.csv)
     lr=$(grep -l 'smpi/allreduce:lr' "$d"/smpirun-b*.log | head -1)
     [ -n "$lr" ] || return 1
-    lr=$(head -1 "$lr" | sed -e 's/^\$ //' -e "s/LD_PRELOAD='[^']*' //" -e 's/ --out [^ ]*/ --out x.csv/')
+    lr=$(logged_cmd "$lr" x.csv)
     local log
     for cmd in "$first" "${first/ --no-warmup/}" "$lr" "${lr/ --no-warmup/}"; do
         log=$(cd "$d" && eval "$cmd --log=smpi_request.thres:verbose" 2>&1)
