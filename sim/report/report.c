@@ -46,6 +46,8 @@ static void study_free(gpointer data)
     if (s->sizes)
         g_array_unref(s->sizes);
     g_free(s->mean);
+    g_free(s->lo);
+    g_free(s->hi);
     g_free(s->restr);
     g_free(s->skew);
     g_free(s);
@@ -183,6 +185,12 @@ static void study_finish(study_t *s)
     g_autofree double *sum = g_new0(double, n);
     g_autofree int *ran = g_new0(int, n), *rows = g_new0(int, n), *restr = g_new0(int, n);
     s->skew = g_new0(double, (gsize)s->nz * s->np);
+    s->lo = g_new(double, n);
+    s->hi = g_new(double, n);
+    for (gsize k = 0; k < n; k++) {
+        s->lo[k] = INFINITY;
+        s->hi[k] = -INFINITY;
+    }
     for (guint i = 0; i < s->rows->len; i++) {
         row_t *w = &g_array_index(s->rows, row_t, i);
         guint64 *hit = bsearch(&w->bytes, s->sizes->data, s->nz, sizeof(guint64), cmp_u64);
@@ -194,6 +202,8 @@ static void study_finish(study_t *s)
         if (w->ran) {
             sum[k] += w->last;
             ran[k]++;
+            s->lo[k] = fmin(s->lo[k], w->last);
+            s->hi[k] = fmax(s->hi[k], w->last);
         }
         double *sk = &s->skew[(gsize)w->size * s->np + w->pat];
         if (!isnan(w->skew))
@@ -204,6 +214,8 @@ static void study_finish(study_t *s)
     s->min_reps = G_MAXINT;
     for (gsize k = 0; k < n; k++) {
         s->mean[k] = ran[k] ? sum[k] / ran[k] : NAN;
+        if (!ran[k])
+            s->lo[k] = s->hi[k] = NAN;
         s->restr[k] = rows[k] && restr[k] == rows[k];
         if (rows[k]) {
             s->min_reps = MIN(s->min_reps, rows[k]);

@@ -35,6 +35,7 @@ typedef struct {
     guint na, nz, np;
     int nd;                 /* index of no_delay in pats, -1 when the study has none */
     double *mean;           /* [a][z][p] mean d^, NAN when no repetition ran */
+    double *lo, *hi;        /* [a][z][p] the least and the largest d^ of the repetitions that ran */
     guint8 *restr;          /* [a][z][p] rows exist and all are restricted */
     double *skew;           /* [z][p] the largest skew_s */
     int min_reps, max_reps; /* rows per cell that has rows */
@@ -54,6 +55,13 @@ static inline double mean_at(const study_t *s, guint a, guint z, guint p)
     return s->mean[ix(s, a, z, p)];
 }
 
+/* How far the d^ of one cell's calls lie apart, (largest - least) / mean: 0 for one call; NAN when none ran.
+ */
+static inline double spread_at(const study_t *s, guint a, guint z, guint p)
+{
+    gsize k = ix(s, a, z, p);
+    return (s->hi[k] - s->lo[k]) / s->mean[k];
+}
 
 /* The table of one size, for the objectives (tuner/objectives): the definitions are at the top of report.c. */
 static inline pact_obj_table table_at(const study_t *s, guint z)

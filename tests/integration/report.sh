@@ -69,6 +69,44 @@ report_small() {
 }
 check "report: best algorithm, robustness and score known by construction" report_small
 
+# Spread over reps: calls of one cell that lie apart (SimGrid rounds each call's events at its own absolute
+# times; contended cells amplify that) are named, and so is a choice whose margin over the runner-up is within
+# that spread; a study of one call per cell has no such paragraph.
+report_spread() {
+    local d="$TMP/rep-spread" t s a p r
+    mkdir -p "$d" || return 1
+    head -1 $SMALL >"$d/results.csv"
+    # pattern alg: d^ of 3 calls in us
+    while read -r p a t; do
+        r=0
+        for s in ${t//,/ }; do
+            echo "generic32x32,8,32,256,alltoall,$a,64,$p,$([ "$p" = no_delay ] && echo none,,0 || echo absolute,,0.001),$r,smpi,${s}e-06,${s}e-06,ok"
+            r=$((r + 1))
+        done
+    done >>"$d/results.csv" <<'ROWS'
+no_delay pairwise 100,100,100
+no_delay linear 110,110,110
+descending pairwise 100,104,96
+descending linear 103,103,103
+random pairwise 100,101,99
+random linear 150,150,150
+ROWS
+    $PACT report "$d" --no-figures >/dev/null || return 1
+    sed -n '/^Spread over reps/,/^Robustness/p' "$d/summary.txt"
+    s=$(cat "$d/summary.txt")
+    has "$s" '^cells over 1%: 2 of 6; the largest: pairwise, 64 B, descending: 8\.0% \(96\.000 \.\. 104\.000 us\)$' &&
+        has "$s" '^ +64 +descending +pairwise +linear +\+3\.0% +8\.0%$' &&
+        [ "$(grep -c '^ *64 .*%$' <<<"$(sed -n '/^best and runner-up closer/,/^$/p' "$d/summary.txt")")" = 1 ] ||
+        return 1
+    # report-small.csv: reduce has 2 calls per cell, equal but binomial's at 8 B without delay (9 and 11 us);
+    # allreduce one call per cell
+    mkdir -p "$d/small" && cp $SMALL "$d/small/results.csv" && $PACT report "$d/small" --no-figures >/dev/null &&
+        has "$(study reduce "$d/small/summary.txt")" \
+            '^cells over 1%: 1 of 15; the largest: binomial, 8 B, no_delay: 20\.0% \(9\.000 \.\. 11\.000 us\)$' &&
+        ! grep -q '^Spread over reps' <<<"$(study allreduce "$d/small/summary.txt")"
+}
+check "report: calls of one cell that lie apart, and choices within their spread" report_spread
+
 # The same rows give the same bytes: twice, and from the studies joined with cat (a second header).
 report_same() {
     local d="$TMP/rep-same" j="$TMP/rep-joined"
