@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Speed benchmarks of the classic library (make bench-real):
 #  1. real MPI: each pact algorithm against Open MPI's own implementation of the same algorithm, forced with
-#     --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_<collective>_algorithm <id>, on NP ranks of this
-#     machine, no arrival delay; per size the median d^ of REPS calls in each of ROUNDS rounds (pact and Open MPI
+#     --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_<collective>_algorithm <id> (and, where Open MPI's
+#     algorithm calls the communicator's own collectives, those forced to the ones pact runs: see inner), on NP
+#     ranks of this machine, no arrival delay; per size the median d^ of REPS calls in each of ROUNDS rounds (pact and Open MPI
 #     alternate, so that both see the same load), per algorithm the median over sizes of pact/Open MPI and the
 #     worst size;
 #  2. simulation: wall-clock of simulating pact's algorithm against SMPI's built-in of the same algorithm at
@@ -63,6 +64,21 @@ plan() {
     done
 }
 
+# inner COLL ALG: the MCA options that make Open MPI's algorithm run the parts pact's runs.  Two of Open MPI's
+# algorithms call the communicator's collectives, which coll_tuned's decision picks unless forced: allgather
+# basic_linear (the communicator's gather, then its bcast; pact: linear gather, linear bcast) and allreduce
+# nonoverlapping (its reduce, then its bcast; pact: the ids of its parameters reduce and bcast).  Unforced, on
+# 16 ranks Open MPI's linear allgather ran trees and took 0.4-0.7 of pact's time from 64 B on.
+inner() {
+    case "$1 $2" in
+    "allgather linear") echo --mca coll_tuned_gather_algorithm 1 --mca coll_tuned_bcast_algorithm 1 ;;
+    "allreduce nonoverlapping")
+        $PACT list algorithms --coll allreduce --format csv | awk -F, '$2 == "nonoverlapping" {
+            n = split($8, kv, " ")
+            for (i = 1; i <= n; i++) { split(kv[i], x, "="); printf "--mca coll_tuned_%s_algorithm %s ", x[1], x[2] } }' ;;
+    esac
+}
+
 LP=$PWD/build/lib/libpact-ompi.so
 [ "$LIBPACT" = 0 ] || [ -f "$LP" ] || { echo "bench-real.sh: $LP missing (make real)" >&2; exit 1; }
 # table COLL ALG: a table.csv with one row, ALG for COLL at any size and process count
@@ -97,6 +113,7 @@ if [ "$ONLY" != sim ] && [ "$ONLY" != overhead ]; then
             if [ "$coll" = alltoall ]; then # NP blocks per buffer: stop at 1 MiB blocks
                 sizes=$(for z in ${SIZES//,/ }; do if [ "$(bytes "$z")" -le 1048576 ]; then echo "$z"; fi; done | paste -sd,)
             fi
+            read -ra extra <<<"$(inner "$coll" "$alg")"
             plan "$coll" "$alg" "$sizes" "$REPS" >"$OUT/plan-$coll-$alg"
             plan "$coll" mpi "$sizes" "$REPS" >"$OUT/plan-$coll-mpi-$id"
             : >"$OUT/pact-$coll-$alg.csv"; : >"$OUT/ompi-$coll-$id.csv"
@@ -104,7 +121,7 @@ if [ "$ONLY" != sim ] && [ "$ONLY" != overhead ]; then
                 pact_side "$coll" "$alg" "$id"
                 if [ "$r" = 1 ]; then cat "$OUT/round.csv"; else tail -n +2 "$OUT/round.csv"; fi >>"$OUT/pact-$coll-$alg.csv"
                 mpirun.openmpi -np "$NP" --oversubscribe --mca coll_tuned_use_dynamic_rules 1 \
-                    --mca "coll_tuned_${coll}_algorithm" "$id" build/bin/pact-bench-mpi \
+                    --mca "coll_tuned_${coll}_algorithm" "$id" "${extra[@]}" build/bin/pact-bench-mpi \
                     --plan "$OUT/plan-$coll-mpi-$id" --out "$OUT/round.csv" </dev/null >/dev/null
                 if [ "$r" = 1 ]; then cat "$OUT/round.csv"; else tail -n +2 "$OUT/round.csv"; fi >>"$OUT/ompi-$coll-$id.csv"
             done

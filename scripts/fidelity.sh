@@ -5,8 +5,8 @@
 #
 #   scripts/fidelity.sh [--procs "64 256"] [--colls allreduce,bcast] [--sizes 8,1K,64K,1M] [-o DIR]
 #
-# Time: at 256 ranks the linear alltoall at 8 B and 1 KiB takes SimGrid 8-10 min per call (eager messages: all
-# P^2 flows at once); everything else at 256 ranks about 3 min on 2 cores.  SimGrid's bruck at more than 64
+# Time: 261 s for --procs "64 256" on 2 cores (2026-11-27; linear alltoall at 256 ranks had taken SimGrid 8-10
+# min per call before its runs preloaded jemalloc).  SimGrid's bruck at more than 64
 # ranks runs up to 64 KiB only (its memory, see below).
 #
 # Prints one line per (collective, ranks, algorithm, size):
