@@ -68,11 +68,15 @@ int main(int argc, char **argv)
         g_error_free(err);
         return 2;
     }
-    /* read by the SMPI bench driver (sim/rank/bench.c), which only the smpirun log would show refusing it */
-    const char *det = g_getenv("PACT_BENCH_DETACHED");
-    if (det && strcmp(det, "0") && strcmp(det, "1")) {
-        fprintf(stderr, "pact: PACT_BENCH_DETACHED=%s: expected 0 or 1\n", det);
-        return 2;
+    /* read by the SMPI bench driver (sim/rank/bench.c), which only the smpirun log would show refusing them
+     */
+    static const char *const bench_flags[] = {"PACT_BENCH_DETACHED", "PACT_BENCH_ANY_ORDER"};
+    for (size_t i = 0; i < G_N_ELEMENTS(bench_flags); i++) {
+        const char *v = g_getenv(bench_flags[i]);
+        if (v && strcmp(v, "0") && strcmp(v, "1")) {
+            fprintf(stderr, "pact: %s=%s: expected 0 or 1\n", bench_flags[i], v);
+            return 2;
+        }
     }
     for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
         if (!strcmp(argv[1], commands[i].name))

@@ -564,6 +564,19 @@ static void usage(void)
           stderr);
 }
 
+/* A switch of the environment, unset, 0 or 1, into *on; anything else is refused (rank 0 says so). */
+static int env_flag(const bench_t *b, const char *name, int *on)
+{
+    const char *v = getenv(name);
+    if (v && strcmp(v, "0") && strcmp(v, "1")) {
+        if (b->rank == 0)
+            fprintf(stderr, "pact-bench: %s=%s: expected 0 or 1\n", name, v);
+        return 0;
+    }
+    *on = v && !strcmp(v, "1");
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     int rc = PACT_OK;
@@ -677,13 +690,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "pact-bench: %s: %s\n", arrf, strerror(errno));
         rc = PACT_ERR_ARG;
     }
-    const char *det = getenv("PACT_BENCH_DETACHED");
-    if (det && strcmp(det, "0") && strcmp(det, "1")) {
-        if (b.rank == 0)
-            fprintf(stderr, "pact-bench: PACT_BENCH_DETACHED=%s: expected 0 or 1\n", det);
+    if (!env_flag(&b, "PACT_BENCH_DETACHED", &b.detached) || !env_flag(&b, "PACT_BENCH_ANY_ORDER", &b.any_order))
         rc = PACT_ERR_ARG;
-    }
-    b.detached = det && !strcmp(det, "1");
     MPI_Bcast(&rc, 1, MPI_INT, 0, b.comm);
     if (rc != PACT_OK)
         goto out;

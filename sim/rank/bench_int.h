@@ -21,6 +21,7 @@
 #ifdef PACT_SMPI
 #include <simgrid/actor.h>
 #include <simgrid/barrier.h>
+#include <simgrid/semaphore.h>
 #include <xbt/config.h>
 #include <smpi/smpi.h>
 #endif
@@ -76,6 +77,8 @@ typedef struct {
     int timing_only;
     int check_twice; /* checks run each plan once on other input first (persistent requests reused) */
     int detached;    /* PACT_BENCH_DETACHED=1: no pact_exec_ctx.late_sends (the tests compare both) */
+    int any_order; /* PACT_BENCH_ANY_ORDER=1: SMPI, ranks leave the start barrier in any order (bench_time.c)
+                    */
     int no_warmup; /* --no-warmup: a pact algorithm's cells without their warm-up call (bench.c: run_cell) */
     FILE *out, *arr;
     struct shm *shm; /* SMPI, ranks in one process: the protocol's shared state (NULL: MPI messages) */

@@ -227,6 +227,30 @@ sim_late_sends() {
 }
 check "pact sim: a rank's last sends not detached under SMPI, the times of detached sends" sim_late_sends
 
+# Ranks that start at one instant run in rank order under SMPI (bench_time.c, pb_proto_start), so every call
+# of a cell whose outcome depends on that order gives one time, the replay's and the model's: SimGrid's own
+# ompi_binary reduce on 8 x 4 ranks, 1 KiB, no delay, gave 20.312 and 22.184 us by turns when the barrier
+# resumed the ranks in the order the previous call left (PACT_BENCH_ANY_ORDER=1), and pact's binary with
+# detached sends the same; a bad PACT_BENCH_ANY_ORDER is refused.
+# order_times DIR: the distinct d^ of DIR's rows, in us
+order_times() { awk -F, 'NR > 1 { printf "%.6f\n", $14 * 1e6 }' "$1/results.csv" | sort -u | paste -sd' '; }
+sim_start_order() {
+    # shellcheck disable=SC2054 # commas inside flag values
+    local a=(--nodes 8 --ppn 4 --coll reduce --sizes 1K --patterns no_delay --reps 3 --gamma 0 -q --no-figures)
+    $PACT sim "${a[@]}" --algs smpi:ompi_binary,binary -o "$TMP/order" >/dev/null &&
+        PACT_BENCH_DETACHED=1 $PACT sim "${a[@]}" --algs binary -o "$TMP/order-det" >/dev/null &&
+        PACT_BENCH_ANY_ORDER=1 $PACT sim "${a[@]}" --algs smpi:ompi_binary -o "$TMP/order-any" >/dev/null &&
+        $PACT sim "${a[@]}" --algs binary --engine replay -o "$TMP/order-replay" >/dev/null || return 1
+    local ord det rep any
+    ord=$(order_times "$TMP/order") det=$(order_times "$TMP/order-det") rep=$(order_times "$TMP/order-replay")
+    any=$(order_times "$TMP/order-any")
+    echo "in rank order: $ord us (detached sends: $det); replay $rep; any order: $any"
+    [ "$ord" = "$rep" ] && [ "$det" = "$rep" ] && [ "$(wc -w <<<"$any")" = 2 ] || return 1
+    bad_file "PACT_BENCH_ANY_ORDER=yes: expected 0 or 1" env PACT_BENCH_ANY_ORDER=yes "$PACT" sim "${a[@]}" \
+        --algs binary -o "$TMP/order-bad" && [ ! -e "$TMP/order-bad" ]
+}
+check "pact sim: ranks that start at one instant run in rank order under SMPI, every call alike" sim_start_order
+
 # The allocator smpirun's children preload (PACT_SMPI_MALLOC, sim/host/smpi_env.c): jemalloc by default where
 # it is installed (scripts/install-deps.sh installs it), the C library's with glibc, a library by its path;
 # the simulated times are the same bytes under each (SMPI and replay engines: linear alltoall, whose SimGrid
