@@ -68,8 +68,7 @@ int main(int argc, char **argv)
         g_error_free(err);
         return 2;
     }
-    /* read by the SMPI bench driver (sim/rank/bench.c), which only the smpirun log would show refusing them
-     */
+    /* read by the SMPI bench driver (sim/rank/bench.c), whose refusal only the smpirun log would show */
     static const char *const bench_flags[] = {"PACT_BENCH_DETACHED", "PACT_BENCH_ANY_ORDER"};
     for (size_t i = 0; i < G_N_ELEMENTS(bench_flags); i++) {
         const char *v = g_getenv(bench_flags[i]);

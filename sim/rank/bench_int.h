@@ -77,8 +77,7 @@ typedef struct {
     int timing_only;
     int check_twice; /* checks run each plan once on other input first (persistent requests reused) */
     int detached;    /* PACT_BENCH_DETACHED=1: no pact_exec_ctx.late_sends (the tests compare both) */
-    int any_order; /* PACT_BENCH_ANY_ORDER=1: SMPI, ranks leave the start barrier in any order (bench_time.c)
-                    */
+    int any_order;   /* PACT_BENCH_ANY_ORDER=1: SMPI, the start barrier's own order (bench_time.c) */
     int no_warmup; /* --no-warmup: a pact algorithm's cells without their warm-up call (bench.c: run_cell) */
     FILE *out, *arr;
     struct shm *shm; /* SMPI, ranks in one process: the protocol's shared state (NULL: MPI messages) */

@@ -55,8 +55,7 @@ static inline double mean_at(const study_t *s, guint a, guint z, guint p)
     return s->mean[ix(s, a, z, p)];
 }
 
-/* How far the d^ of one cell's calls lie apart, (largest - least) / mean: 0 for one call; NAN when none ran.
- */
+/* How far the d^ of one cell's calls lie apart, (largest - least) / mean: 0 for one call, NAN for none. */
 static inline double spread_at(const study_t *s, guint a, guint z, guint p)
 {
     gsize k = ix(s, a, z, p);
