@@ -227,12 +227,14 @@ join -t, -j1 <(awk -F, '{ print $1 ":" $2 ":" $3 "," $4 "," $5 "," $6 "," $7 }' 
         for (i = 5; i <= 10; i++) { s[i] += $i }; n++ }
         END { printf "| **mean** | | | | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", s[5]/n, s[6]/n, s[7]/n, s[8]/n, s[9]/n, s[10]/n }'
 echo
+# (the ten largest by awk, not head: head's early exit killed sort with SIGPIPE, which pipefail made the
+# script's exit before its last line, in some runs)
 echo "Largest model errors with contention (4x8 and 8x4):"
 echo
 echo "| layout | collective | algorithm | bytes | pattern | smpi d^ (us) | model d^ (us) | error |"
 echo "|---|---|---|---:|---|---:|---:|---:|"
 for layout in 4x8 8x4; do
     awk -F, -v l=$layout '{ e = $5 > 0 ? 100 * ($6 / $5 - 1) : 0; printf "%s,%s,%s,%s,%s,%.3f,%.3f,%+.2f,%.4f\n", l, $1, $2, $3, $4, $5 * 1e6, $6 * 1e6, e, (e < 0 ? -e : e) }' "$OUT/$layout/joined.csv"
-done | sort -t, -k9,9gr | head -10 | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s%% |\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
+done | sort -t, -k9,9gr | awk -F, 'NR <= 10 { printf "| %s | %s | %s | %s | %s | %s | %s | %s%% |\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
 echo
 echo "Wall time: $((SECONDS - t0)) s (runs kept in $OUT)."
