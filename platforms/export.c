@@ -13,7 +13,8 @@
  *   GPU nodes              a Full zone of node zones (sockets, GPUs, NVLink, PCIe, X-Bus, adapter) with a
  *                          route for every node pair (crossing the island trunks on a fat tree)
  * An end-to-end latency from the YAML is split evenly over the two node links of a route; on a GPU node
- * the adapter's PCIe link takes its own latency out of it first.
+ * the adapter's PCIe link takes its own latency out of it first.  Where a node is several hosts (rail
+ * binding, GPU nodes), each host carries its node's number as the property pact_node (host_el).
  */
 #include <stdio.h>
 #include <string.h>
@@ -121,14 +122,29 @@ static void route(GString *x, const char *src, const char *dst, const char *link
     g_string_append_printf(x, "    <route src=\"%s\" dst=\"%s\" symmetrical=\"NO\">%s</route>\n", src, dst, links);
 }
 
+/* A host of physical node n (one of several hosts of n: its rails under binding, its sockets and GPUs), with
+ * the property pact_node = n: under SMPI every host is a node of its own to MPI_COMM_TYPE_SHARED, and the
+ * bench driver's placement (sim/rank/comm.c, pact_place_of_comm) reads this property instead, so that an
+ * algorithm that needs the nodes (an smp composition) sees the platform's, as the model and the replay do. */
+static void host_el(GString *x, const char *id, double speed, int cores, int n)
+{
+    g_string_append_printf(
+        x,
+        "    <host id=\"%s\" speed=\"%.17gf\" core=\"%d\"><prop id=\"pact_node\" value=\"%d\"/>"
+        "</host>\n",
+        id, speed, cores, n);
+}
+
 static void write_binding(GString *x, const pact_platform *p, const pact_export_opts *o)
 {
     int R = p->adapters, cores = p->sockets * p->cores_per_socket;
     g_string_append_printf(x, "<zone id=\"%s\" routing=\"Full\">\n", p->name);
     for (int n = 0; n < o->nodes; n++)
-        for (int r = 0; r < R; r++)
-            g_string_append_printf(x, "    <host id=\"node-%d-rail%d\" speed=\"%.17gf\" core=\"%d\"/>\n", n, r,
-                                   p->speed, (cores + R - 1) / R);
+        for (int r = 0; r < R; r++) {
+            char id[64];
+            snprintf(id, sizeof id, "node-%d-rail%d", n, r);
+            host_el(x, id, p->speed, (cores + R - 1) / R, n);
+        }
     for (int n = 0; n < o->nodes; n++) {
         char id[64];
         snprintf(id, sizeof id, "node-%d-shm", n);
@@ -205,11 +221,14 @@ static void write_gpu_node(GString *x, const pact_platform *p, int n, double upl
     int S = p->sockets, G = S * p->gpus_per_socket, E = S + G + 1;
     char id[96];
     g_string_append_printf(x, "  <zone id=\"node-%d\" routing=\"Full\">\n", n);
-    for (int s = 0; s < S; s++)
-        g_string_append_printf(x, "    <host id=\"node-%d-cpu%d\" speed=\"%.17gf\" core=\"%d\"/>\n", n, s, p->speed,
-                               p->cores_per_socket);
-    for (int g = 0; g < G; g++)
-        g_string_append_printf(x, "    <host id=\"node-%d-gpu%d\" speed=\"%.17gf\" core=\"1\"/>\n", n, g, p->speed);
+    for (int s = 0; s < S; s++) {
+        snprintf(id, sizeof id, "node-%d-cpu%d", n, s);
+        host_el(x, id, p->speed, p->cores_per_socket, n);
+    }
+    for (int g = 0; g < G; g++) {
+        snprintf(id, sizeof id, "node-%d-gpu%d", n, g);
+        host_el(x, id, p->speed, 1, n);
+    }
     g_string_append_printf(x, "    <router id=\"node-%d-adapter\"/>\n", n);
     for (int s = 0; s < S; s++) {
         snprintf(id, sizeof id, "node-%d-shm%d", n, s);

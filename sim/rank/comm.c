@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#ifdef PACT_SMPI
+#include <simgrid/host.h>
+#endif
+
 #ifndef PACT_SMPI
 /* CLOCK_MONOTONIC - MPI_Wtime(), from the tightest of a few bracketing reads. */
 static double mono_minus_wtime(void)
@@ -89,7 +93,16 @@ int pact_place_of_comm(MPI_Comm comm, pact_place *p)
         goto out;
     }
     first = rank;
-    PACT_MPI_CHECK(PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+#ifdef PACT_SMPI
+    /* Under SMPI a node of several hosts (rails under binding, sockets and GPUs) would be several nodes to
+     * MPI_COMM_TYPE_SHARED, which splits by host: pact's export names each host's node (platforms/export.c).
+     */
+    const char *pn = sg_host_get_property_value(sg_host_self(), "pact_node");
+    if (pn) {
+        PACT_MPI_CHECK(PMPI_Comm_split(comm, atoi(pn), rank, &node));
+    } else
+#endif
+        PACT_MPI_CHECK(PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
     PACT_MPI_CHECK(PMPI_Allreduce(&rank, &first, 1, MPI_INT, MPI_MIN, node));
     PACT_MPI_CHECK(PMPI_Allgather(&first, 1, MPI_INT, ids, 1, MPI_INT, comm));
     rc = pact_place_init(p, size, ids);

@@ -251,6 +251,28 @@ sim_start_order() {
 }
 check "pact sim: ranks that start at one instant run in rank order under SMPI, every call alike" sim_start_order
 
+# A node of several SimGrid hosts (thor's rails under binding, cedar's sockets and GPUs) is one node to the
+# algorithms that need the nodes (MPICH's smp compositions): pact's export names each host's node (pact_node)
+# and the bench driver groups ranks by it, where MPI_COMM_TYPE_SHARED made each host a node of its own; then
+# pact timeline --engine smpi refused the run (its operations were not the model's schedules), and the smpi
+# engine's smp times were not the replay's.
+sim_place_hosts() {
+    $PACT timeline --platform thor --rails binding --nodes 2 --ppn 8 --coll bcast --alg smp -m 64K \
+        --engine smpi --format csv >"$TMP/place-thor.csv" || return 1
+    $PACT platform export thor --rails binding --nodes 2 --ppn 8 -o "$TMP/place-xml" >/dev/null &&
+        [ "$(grep -c '<prop id="pact_node" value="1"/>' "$TMP/place-xml/platform.xml")" = 2 ] || return 1
+    # shellcheck disable=SC2054 # commas inside flag values
+    local a=(--platform cedar --ranks-on gpus --nodes 2 --coll bcast,reduce --algs smp --sizes 8,64K
+        --patterns no_delay,last_delayed --reps 1 --gamma 0 -q --no-figures) e
+    for e in smpi replay; do
+        $PACT sim "${a[@]}" --engine $e -o "$TMP/place-$e" >/dev/null || return 1
+    done
+    paste -d, "$TMP/place-smpi/results.csv" "$TMP/place-replay/results.csv" | awk -F, 'NR > 1 {
+        d = $14 - $30; if (d < 0) d = -d; if (d > 1e-9 * $30) { print "smpi " $14 " replay " $30 ": " $5, $7, $8; bad = 1 }
+        n++ } END { print n " cells of smp on cedar'"'"'s GPUs, smpi against replay"; exit bad }'
+}
+check "pact sim: the nodes of hosts of one node (rails, GPUs) as the algorithms see them under SMPI" sim_place_hosts
+
 # The allocator smpirun's children preload (PACT_SMPI_MALLOC, sim/host/smpi_env.c): jemalloc by default where
 # it is installed (scripts/install-deps.sh installs it), the C library's with glibc, a library by its path;
 # the simulated times are the same bytes under each (SMPI and replay engines: linear alltoall, whose SimGrid
