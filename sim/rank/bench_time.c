@@ -105,8 +105,8 @@ void pb_shm_free(bench_t *b)
  * delays) run at that instant in the order SimGrid resumes them, which is the order in which they went to
  * sleep; and where their first posts meet at that instant, the order sets the outcome.  Resumed by the
  * barrier alone they went to sleep in an order the previous call's exits left: SimGrid's own ompi_binary
- * reduce on 8 x 4 ranks of generic32x32, 1 KiB, no delay, gave 20.312, 22.184, 20.312 us in three calls (on 8
- * x 32 ranks 118.992 and 143.978 us, by turns), pact's binary 22.184 us each (its last sends synchronous,
+ * reduce on 8 x 4 ranks of generic32x32, 1 KiB, no delay, gave 20.312, 22.184, 20.312 us in three calls (on
+ * 8 x 32 ranks 118.992 and 143.978 us, by turns), pact's binary 22.184 us each (its last sends synchronous,
  * which its exits follow), and pact's binary with detached sends 22.184 and 20.312 by turns.  In rank order
  * every call of both gives 22.184 us (143.978), the replay's and the model's, which order ties by rank; in
  * reverse rank order 20.312 (118.992).  A chain of semaphores takes no simulated time: one scheduling round

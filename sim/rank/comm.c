@@ -95,8 +95,7 @@ int pact_place_of_comm(MPI_Comm comm, pact_place *p)
     first = rank;
 #ifdef PACT_SMPI
     /* Under SMPI a node of several hosts (rails under binding, sockets and GPUs) would be several nodes to
-     * MPI_COMM_TYPE_SHARED, which splits by host: pact's export names each host's node (platforms/export.c).
-     */
+     * MPI_COMM_TYPE_SHARED, which splits by host: pact's export names each host's node (export.c). */
     const char *pn = sg_host_get_property_value(sg_host_self(), "pact_node");
     if (pn) {
         PACT_MPI_CHECK(PMPI_Comm_split(comm, atoi(pn), rank, &node));
