@@ -169,6 +169,7 @@ static double clock_s(clockid_t id)
 typedef struct {
     double prepare_s, evaluate_s, cpu_s; /* wall (CLOCK_MONOTONIC) build and evaluation; process CPU */
     size_t messages, events;
+    int direct;      /* evaluated by the direct path (models/direct.c) */
     long maxrss_kib; /* the process's peak resident set after the cell: cumulative over --alg lists */
 } cell_timing;
 
@@ -196,7 +197,8 @@ static gboolean timed_cell(const pact_alg *a, int P, uint64_t bytes, size_t elem
                        .evaluate_s = s ? t2 - t1 : 0,
                        .cpu_s = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0,
                        .messages = s ? pact_model_sched_messages(s) : 0,
-                       .events = res.events};
+                       .events = res.events,
+                       .direct = ok && res.direct};
     if (ok) {
         *ds = res.dstar;
         *dh = res.dhat;
@@ -390,10 +392,10 @@ static int predict(predict_opts *o)
         g_string_append_printf(
             timings,
             "timing: coll=%s alg=%s P=%d bytes=%" PRIu64 " pattern=%s closed_s=%.3g prepare_s=%.6f "
-            "evaluate_s=%.6f total_s=%.6f cpu_s=%.6f messages=%zu events=%zu "
+            "evaluate_s=%.6f total_s=%.6f cpu_s=%.6f messages=%zu events=%zu direct=%d "
             "maxrss_kib=%ld status=%s\n",
             o->coll, a->name, o->P, bytes, pattern, closed_s, tm.prepare_s, tm.evaluate_s,
-            tm.prepare_s + tm.evaluate_s, tm.cpu_s, tm.messages, tm.events, tm.maxrss_kib, status);
+            tm.prepare_s + tm.evaluate_s, tm.cpu_s, tm.messages, tm.events, tm.direct, tm.maxrss_kib, status);
     }
     /* After the table; with csv on stderr, so that stdout stays one CSV. */
     if (o->timing)

@@ -35,10 +35,12 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->cfix,   w->chpos, w->cunfixed, w->wo,    w->heap,  w->comp, w->rs,  w->wakes,  w->exit,
-                 w->spf,    w->rpf,   w->nsr,      w->mslot, w->fl,    w->cl,   w->lk,  w->comp_l, w->comp_c,
-                 w->dirty,  w->lheap, w->cend,     w->rec,   w->csort, w->lkey, w->lbt, w->chb,    w->ccsr,
-                 w->pstart, w->bused, w->btop,     w->bok,   w->lbm,   w->lbw,  w->lbmt};
+    void *p[] = {w->cfix,   w->chpos,  w->cunfixed, w->wo,     w->heap,  w->comp, w->rs,    w->wakes,
+                 w->exit,   w->spf,    w->rpf,      w->nsr,    w->mslot, w->fl,   w->cl,    w->lk,
+                 w->comp_l, w->comp_c, w->dirty,    w->lheap,  w->cend,  w->rec,  w->csort, w->lkey,
+                 w->lbt,    w->chb,    w->ccsr,     w->pstart, w->bused, w->btop, w->bok,   w->lbm,
+                 w->lbw,    w->lbmt,   w->mtime,    w->dclk,   w->dnext, w->dlk,  w->dln,   w->dlfloor,
+                 w->dend,   w->dwl,    w->dbid,     w->dcs,    w->d1,    w->d1t0, w->dcp};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     if (w->cmap)
@@ -82,6 +84,9 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         GROW(exit, P);
         GROW(spf, P);
         GROW(rpf, P);
+        GROW(dclk, P);
+        GROW(dnext, P);
+        GROW(dwl, P);
         if (ok)
             w->cap_P = P;
     }
@@ -94,6 +99,7 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
     if (s->nmsg + 1 > w->cap_msg) {
         size_t c = s->nmsg + 1;
         GROW(mslot, c);
+        GROW(mtime, c);
         if (ok)
             w->cap_msg = c;
     }
@@ -115,6 +121,14 @@ static gboolean reserve_links(pact_model_eval *w, uint32_t links)
         GROW(btop, c);
         GROW(bok, c);
         GROW(dirty, c);
+        GROW(dlk, c);
+        GROW(dln, c);
+        GROW(dlfloor, c);
+        GROW(dend, c);
+        GROW(dbid, c);
+        GROW(dcs, c);
+        GROW(d1, c);
+        GROW(d1t0, c);
         if (ok)
             w->cap_links = c;
     }
@@ -155,63 +169,6 @@ static void flow_free(pact_model_eval *w, uint32_t f)
 }
 
 /* ---- ranks ---- */
-
-/* Per-rank ready operations (eval_int.h, rq_push): in rsm while they fit there in one ascending run, else in
- * heap[base[r] ..]; either way the least comes first. */
-static inline void ready_push(sim_t *x, int r, uint32_t op)
-{
-    pact_model_eval *w = x->w;
-    if (!w->rs[r].rq_big) {
-        uint32_t *v = w->rs[r].rsm, n = w->rs[r].heap_n, h = w->rs[r].rq_head;
-        if (n < RSM && (n == h || v[n - 1] < op)) {
-            v[n] = op;
-            w->rs[r].heap_n = n + 1;
-            return;
-        }
-        memcpy(w->heap + x->s->base[r], v + h, (n - h) * sizeof(uint32_t));
-        w->rs[r].heap_n = n - h;
-        w->rs[r].rq_head = 0;
-        w->rs[r].rq_big = 1;
-    }
-    rq_push(w->heap + x->s->base[r], &w->rs[r].heap_n, &w->rs[r].rq_head, op);
-}
-
-static inline uint32_t ready_pop(sim_t *x, int r)
-{
-    pact_model_eval *w = x->w;
-    if (!w->rs[r].rq_big)
-        return rq_pop(w->rs[r].rsm, &w->rs[r].heap_n, &w->rs[r].rq_head);
-    uint32_t op = rq_pop(w->heap + x->s->base[r], &w->rs[r].heap_n, &w->rs[r].rq_head);
-    w->rs[r].rq_big = w->rs[r].heap_n > 0;
-    return op;
-}
-
-/* How far ahead a rank's records are fetched.  Each rank walks its own operations in order, but the ranks
- * interleave (a thousand walks at once, which no hardware prefetcher follows), so each record came from memory
- * when its rank reached it: at 1024 ranks the loads of release's successors alone were a fifth of a cell.  A
- * rank fetches the records of its operations PREFETCH ahead, and they are in cache when it gets there; up to
- * PREFETCH_RANKS ranks, beyond which a rank comes back after its lines have left the cache (recursive
- * doubling at 2^20 ranks took twice as long fetching them). */
-#define PREFETCH 16
-#define PREFETCH_RANKS 16384
-
-static inline void release(sim_t *x, int r, uint32_t op)
-{
-    const pact_model_sched *s = x->s;
-    uint32_t *wo = x->w->wo;
-    const uint32_t b = s->base[r];
-    const sop *o = &s->op[s->shb[r] + (op - b)];
-    x->w->rs[r].done++;
-    if (x->prefetch && op + PREFETCH < s->base[r + 1]) { /* its own: a rank of a few operations, nothing */
-        __builtin_prefetch(o + PREFETCH);
-        __builtin_prefetch(&wo[op + PREFETCH], 1);
-        __builtin_prefetch(&s->chan[op + PREFETCH]);
-        __builtin_prefetch(&s->succ[o[PREFETCH / 2].sfirst]);
-    }
-    for (uint32_t k = o[0].sfirst; k < o[1].sfirst; k++)
-        if (--wo[b + s->succ[k]] == 0)
-            ready_push(x, r, b + s->succ[k]);
-}
 
 /* A request of rank r completed at t: MPI_Waitsome will return it; wake the rank if it waits. */
 static inline __attribute__((always_inline)) void request_done(sim_t *x, int r, uint32_t op, double t)
@@ -369,18 +326,6 @@ static void post(sim_t *x, int r, uint32_t op, const sop *o, double now)
             match(x, w->mslot[slot + k], op, c, ch, now);
         else
             w->mslot[slot + k] = op;
-    }
-}
-
-static double local_cost(const sim_t *x, const sop *o)
-{
-    switch (SOP_KIND(o)) {
-    case PACT_OP_REDUCE:
-        return x->m->gamma * x->s->bval[SOP_BIDX(o)];
-    case PACT_OP_COPY:
-        return x->m->copy_beta * x->s->bval[SOP_BIDX(o)];
-    default:
-        return 0;
     }
 }
 
@@ -542,9 +487,12 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * sums taken once a round in every local sharing.  The last five give the same answers to the bit.  For the
  * tests. */
 static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, int *isolated,
-                          int *memo, GError **err)
+                          int *memo, int *direct, GError **err)
 {
-    return digit_env("PACT_MODEL_SHARE_LOCAL", 2,
+    return digit_env("PACT_MODEL_DIRECT", 2,
+                     "0 (events always), 1 (the direct path where it applies) or 2 (both, compared)", direct,
+                     err) &&
+           digit_env("PACT_MODEL_SHARE_LOCAL", 2,
                      "0 (never), 1 (where it can) or 2 (and checked against the whole sharing)", share_local,
                      err) &&
            digit_env("PACT_MODEL_COMP_KEEP", 1, "0 (walk each component again) or 1 (keep it while it lasts)",
@@ -565,8 +513,8 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, in
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    int l = 1, k = 1, d = 1, f = 1, i = 1, m = 1;
-    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, &m, err);
+    int l = 1, k = 1, d = 1, f = 1, i = 1, m = 1, dp = 1;
+    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, &m, &dp, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -588,10 +536,12 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .comp_keep = 1,
                  .share_dense = 1,
                  .share_isolated = 1,
-                 .share_memo = 1};
+                 .share_memo = 1,
+                 .direct = 1};
     int ce_flat = 1;
-    if (!fill_scan_env(&x->fill_scan, err) || !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense,
-                                                         &ce_flat, &x->share_isolated, &x->share_memo, err))
+    if (!fill_scan_env(&x->fill_scan, err) ||
+        !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, &ce_flat, &x->share_isolated,
+                   &x->share_memo, &x->direct, err))
         return FALSE;
     w->ce_flat_on = ce_flat == 0 ? UINT32_MAX : ce_flat == 2 ? 0 : CE_FLAT_ON;
     w->ce_adapt = ce_flat == 1;
@@ -616,6 +566,54 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
     return TRUE;
 }
 
+void pact_ev_ranks_init(sim_t *x, const double *arrivals)
+{
+    pact_model_eval *w = x->w;
+    const pact_model_sched *s = x->s;
+    memset(w->nsr, 0, 2 * s->nchan * sizeof(uint32_t));
+    memset(w->rs, 0, (size_t)s->P * sizeof(rstate));
+    for (int r = 0; r < s->P; r++) {
+        w->rs[r].busy = -1;
+        /* each operation's dependencies; those with none, ascending: already a heap */
+        const uint16_t *pd = s->pend0 + s->shb[r];
+        uint32_t k = 0, *h = w->heap + s->base[r];
+        for (uint32_t op = s->base[r], i = 0; op < s->base[r + 1]; op++, i++)
+            if ((w->wo[op] = pd[i]) == 0)
+                h[k++] = op;
+        w->rs[r].heap_n = k;
+        w->rs[r].rq_head = 0;
+        w->rs[r].rq_big = k > RSM;
+        if (k <= RSM)
+            memcpy(w->rs[r].rsm, h, k * sizeof(uint32_t));
+        w->exit[r] = arrivals ? arrivals[r] : 0;
+    }
+}
+
+/* d* and d^ from the ranks' exit times, once every rank has done all its operations. */
+static gboolean finish(const sim_t *x, double amin, double amax, size_t events, gboolean direct,
+                       pact_model_result *out, GError **err)
+{
+    const pact_model_sched *s = x->s;
+    pact_model_eval *w = x->w;
+    double emax = -INFINITY;
+    for (int r = 0; r < s->P; r++) {
+        uint32_t nops = s->base[r + 1] - s->base[r];
+        if (w->rs[r].done != nops) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
+                        "model: the schedules deadlock: rank %d completed %u of %u operations", r,
+                        w->rs[r].done, nops);
+            return FALSE;
+        }
+        emax = fmax(emax, w->exit[r]);
+    }
+    out->dstar = emax - amin;
+    out->dhat = emax - amax;
+    out->exit = w->exit;
+    out->events = events;
+    out->direct = direct;
+    return TRUE;
+}
+
 gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, const double *arrivals,
                              const pact_model_params *prm, pact_model_result *out, GError **err)
 {
@@ -626,9 +624,6 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     if (w->recording)
         for (size_t i = 0; i < s->n; i++)
             w->rec[i] = (pact_model_op_time){NAN, NAN, NONE};
-    memset(w->nsr, 0, 2 * s->nchan * sizeof(uint32_t));
-    size_t Pz = (size_t)P;
-    memset(w->rs, 0, Pz * sizeof(rstate));
     w->nwake = 0;
     /* the shared links: the routes', or each node's up (2n) and down (2n+1) link of one switch */
     const uint32_t L = x.rt ? pact_model_routes_links(x.rt) : 2u * (uint32_t)P;
@@ -652,6 +647,26 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     }
     for (uint32_t l = 0; l < L; l++)
         w->lk[l] = (slink){.cap0 = x.rt ? pact_model_routes_capacity(x.rt, l) : 1.0 / prm->beta, .head = NONE};
+    double amin = INFINITY, amax = -INFINITY;
+    for (int r = 0; r < P; r++) {
+        double a = arrivals ? arrivals[r] : 0;
+        amin = fmin(amin, a);
+        amax = fmax(amax, a);
+    }
+    /* the direct path first, where it can apply (direct.c): shared links, their sharing as by default */
+    double *dex = NULL;
+    size_t runs = 0;
+    if (x.direct && !w->recording && prm->net == PACT_NET_SHARED && x.share_local == 1 && x.share_isolated) {
+        if (pact_ev_direct(&x, arrivals, &runs)) {
+            if (x.direct != 2)
+                return finish(&x, amin, amax, runs, TRUE, out, err);
+            dex = g_memdup2(w->exit, (gsize)P * sizeof(double)); /* compared with the events' below */
+        }
+        if (x.oom) {
+            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
+            return FALSE;
+        }
+    }
     /* flows and classes: empty pools (their records keep their versions) */
     w->ffree = NONE;
     w->fseq = 0;
@@ -673,25 +688,10 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     w->cc_stamp = 0;
     evq_reset(&w->q);
     w->events = 0;
-    double amin = INFINITY, amax = -INFINITY;
+    pact_ev_ranks_init(&x, arrivals);
     for (int r = 0; r < P; r++) {
         double a = arrivals ? arrivals[r] : 0;
-        amin = fmin(amin, a);
-        amax = fmax(amax, a);
         w->spf[r] = w->rpf[r] = a;
-        w->rs[r].busy = -1;
-        /* each operation's dependencies; those with none, ascending: already a heap */
-        const uint16_t *pd = s->pend0 + s->shb[r];
-        uint32_t k = 0, *h = w->heap + s->base[r];
-        for (uint32_t op = s->base[r], i = 0; op < s->base[r + 1]; op++, i++)
-            if ((w->wo[op] = pd[i]) == 0)
-                h[k++] = op;
-        w->rs[r].heap_n = k;
-        w->rs[r].rq_head = 0;
-        w->rs[r].rq_big = k > RSM;
-        if (k <= RSM)
-            memcpy(w->rs[r].rsm, h, k * sizeof(uint32_t));
-        w->exit[r] = a;
         if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
             x.oom = TRUE;
     }
@@ -767,8 +767,22 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         }
     }
     if (x.oom || w->q.oom) {
+        g_free(dex);
         g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
         return FALSE;
+    }
+    const gboolean checked = dex != NULL;
+    if (dex) { /* PACT_MODEL_DIRECT=2: the direct path's exit times are the events', to the bit */
+        for (int r = 0; r < P; r++)
+            if (memcmp(&dex[r], &w->exit[r], sizeof(double)) != 0) {
+                g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
+                            "model: PACT_MODEL_DIRECT=2: rank %d exits at %.17g s on the direct path and at "
+                            "%.17g s through the events",
+                            r, dex[r], w->exit[r]);
+                g_free(dex);
+                return FALSE;
+            }
+        g_free(dex);
     }
     if (x.share_diff > 1e-9) {
         g_set_error(
@@ -783,22 +797,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
                                                      " it was scheduled at");
         return FALSE;
     }
-    double emax = -INFINITY;
-    for (int r = 0; r < P; r++) {
-        uint32_t nops = s->base[r + 1] - s->base[r];
-        if (w->rs[r].done != nops) {
-            g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
-                        "model: the schedules deadlock: rank %d completed %u of %u operations", r,
-                        w->rs[r].done, nops);
-            return FALSE;
-        }
-        emax = fmax(emax, w->exit[r]);
-    }
-    out->dstar = emax - amin;
-    out->dhat = emax - amax;
-    out->exit = w->exit;
-    out->events = w->events;
-    return TRUE;
+    return finish(&x, amin, amax, w->events, checked, out, err); /* checked: =2, both paths ran */
 }
 
 /* ---- a lower bound ---- */

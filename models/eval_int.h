@@ -278,6 +278,36 @@ _Static_assert(sizeof(rstate) == 64, "a rank's state is one cache line");
 /* One switch of at most this many nodes (a bit each in a 64-bit mask) is shared by links.c's share_dense. */
 #define DENSE_NODES 64
 
+/* direct.c: the flows in flight in one class at most, where it follows a class (dc_add). */
+#define CLS_MAX 8
+
+/* direct.c: a flow of a class (its target, bytes and order as links.c has them), its message, and who
+ * collects its delivery (its receiver, and its sender if rendezvous, else -1). */
+typedef struct {
+    double target, bytes;
+    uint32_t seq, msg;
+    int32_t rd, rs;
+} dflow;
+
+/* direct.c: a class of flows as links.c runs it (V, last, rate, moved, its next end), its flows in order of
+ * (target, seq), and the instant of its last start (whose sharing is still to run). */
+typedef struct {
+    double V, last, rate, end, t;
+    uint32_t n, seq, next; /* next: the next free state, while it is free */
+    uint8_t moved;
+    dflow f[CLS_MAX];
+} dcls;
+
+/* direct.c: the busy periods a shared link keeps, at most (dl_add). */
+#define DLK_K 4
+
+/* direct.c: a shared link's last busy periods (a class's flows from the first's start to the last's end), in
+ * order of start, and their classes' ids (0 off one switch); how many in pact_model_eval.dln. */
+typedef struct {
+    double t0[DLK_K], t1[DLK_K];
+    uint32_t b[DLK_K];
+} dlink;
+
 struct pact_model_eval {
     size_t cap_n, cap_P, cap_chan, cap_msg, cap_fl, cap_cl, cap_links;
     /* per operation: its dependencies not yet completed until it is ready; then, for a send or a receive,
@@ -351,6 +381,23 @@ struct pact_model_eval {
     double *lbt, *chb, *lbw, *lbmt;
     bound_msg *lbm;
     size_t cap_lbt, cap_chb, cap_lbm, cap_lbmt, cap_lbw;
+    /* direct.c: per message, the time its first end was posted, then its delivery; per rank, the time from
+     * which it acts next, and the ranks to run; per shared link, the last flow's span, and every flow's */
+    double *mtime, *dclk, *dnext;
+    uint32_t *dwl;
+    /* direct.c: per shared link, its last busy periods (dlk, dln of them, dlfloor: the latest end of those
+     * dropped), and on one switch the id and end of its last class's period; per up link of one switch, that
+     * period's first flow and start, and the class's state once a second flow joins (dcs: an index into the
+     * states dcp, or NONE) */
+    dlink *dlk;
+    uint8_t *dln;
+    double *dlfloor, *dend;
+    uint32_t *dbid, *dcs;
+    dflow *d1;
+    double *d1t0;
+    dcls *dcp;
+    size_t ndcp, cap_dcp;
+    uint32_t dcfree;
     /* pact_model_eval_record: per-operation times, or NULL */
     gboolean recording;
     pact_model_op_time *rec;
@@ -477,6 +524,8 @@ typedef struct {
                          * (PACT_MODEL_SHARE_ISOLATED=0: never) */
     int share_memo;     /* links.c: share_local's checks take R's link sums once, from BN_MEMO links
                          * (PACT_MODEL_SHARE_MEMO=0: never, 2: always) */
+    int direct; /* direct.c: try the direct path first (PACT_MODEL_DIRECT: 0 never, 2 and compare the event
+                 * path's exit times with its own, to the bit) */
     size_t nshare_local, nshare_whole;
     double share_diff, share_diff_t; /* PACT_MODEL_SHARE_LOCAL=2: the largest relative difference, and when */
 } sim_t;
@@ -498,6 +547,13 @@ static inline int same_node(const sim_t *x, int a, int b)
     return x->ppn > 1 && a / x->ppn == b / x->ppn;
 }
 
+/* eval.c: each rank's state, dependencies and ready operations as an evaluation starts (exit: its arrival) */
+void pact_ev_ranks_init(sim_t *x, const double *arrivals);
+
+/* direct.c: the evaluation without events where no two messages flow on one shared link at once; FALSE where
+ * that does not hold, or the path cannot tell (then the event path runs), with the ranks' exit times in
+ * w->exit and their operations done otherwise.  *runs: the ranks' runs it took. */
+gboolean pact_ev_direct(sim_t *x, const double *arrivals, size_t *runs);
 
 /* eval.c: a flow's message is delivered (its requests complete) at `now`; the flow is freed */
 void pact_ev_deliver(sim_t *x, uint32_t f, double now);
@@ -556,5 +612,76 @@ static inline const ce_ent *pact_ev_class_next(pact_model_eval *w)
     return &w->cend[w->ce_min];
 }
 void pact_ev_class_pop(pact_model_eval *w);
+
+/* ---- a rank's machinery, shared by the evaluation's two paths (eval.c, direct.c) ---- */
+
+/* Per-rank ready operations (eval_int.h, rq_push): in rsm while they fit there in one ascending run, else in
+ * heap[base[r] ..]; either way the least comes first. */
+static inline void ready_push(sim_t *x, int r, uint32_t op)
+{
+    pact_model_eval *w = x->w;
+    if (!w->rs[r].rq_big) {
+        uint32_t *v = w->rs[r].rsm, n = w->rs[r].heap_n, h = w->rs[r].rq_head;
+        if (n < RSM && (n == h || v[n - 1] < op)) {
+            v[n] = op;
+            w->rs[r].heap_n = n + 1;
+            return;
+        }
+        memcpy(w->heap + x->s->base[r], v + h, (n - h) * sizeof(uint32_t));
+        w->rs[r].heap_n = n - h;
+        w->rs[r].rq_head = 0;
+        w->rs[r].rq_big = 1;
+    }
+    rq_push(w->heap + x->s->base[r], &w->rs[r].heap_n, &w->rs[r].rq_head, op);
+}
+
+static inline uint32_t ready_pop(sim_t *x, int r)
+{
+    pact_model_eval *w = x->w;
+    if (!w->rs[r].rq_big)
+        return rq_pop(w->rs[r].rsm, &w->rs[r].heap_n, &w->rs[r].rq_head);
+    uint32_t op = rq_pop(w->heap + x->s->base[r], &w->rs[r].heap_n, &w->rs[r].rq_head);
+    w->rs[r].rq_big = w->rs[r].heap_n > 0;
+    return op;
+}
+
+/* How far ahead a rank's records are fetched.  Each rank walks its own operations in order, but the ranks
+ * interleave (a thousand walks at once, which no hardware prefetcher follows), so each record came from
+ * memory when its rank reached it: at 1024 ranks the loads of release's successors alone were a fifth of a
+ * cell.  A rank fetches the records of its operations PREFETCH ahead, and they are in cache when it gets
+ * there; up to PREFETCH_RANKS ranks, beyond which a rank comes back after its lines have left the cache
+ * (recursive doubling at 2^20 ranks took twice as long fetching them). */
+#define PREFETCH 16
+#define PREFETCH_RANKS 16384
+
+static inline void release(sim_t *x, int r, uint32_t op)
+{
+    const pact_model_sched *s = x->s;
+    uint32_t *wo = x->w->wo;
+    const uint32_t b = s->base[r];
+    const sop *o = &s->op[s->shb[r] + (op - b)];
+    x->w->rs[r].done++;
+    if (x->prefetch && op + PREFETCH < s->base[r + 1]) { /* its own: a rank of a few operations, nothing */
+        __builtin_prefetch(o + PREFETCH);
+        __builtin_prefetch(&wo[op + PREFETCH], 1);
+        __builtin_prefetch(&s->chan[op + PREFETCH]);
+        __builtin_prefetch(&s->succ[o[PREFETCH / 2].sfirst]);
+    }
+    for (uint32_t k = o[0].sfirst; k < o[1].sfirst; k++)
+        if (--wo[b + s->succ[k]] == 0)
+            ready_push(x, r, b + s->succ[k]);
+}
+
+static inline double local_cost(const sim_t *x, const sop *o)
+{
+    switch (SOP_KIND(o)) {
+    case PACT_OP_REDUCE:
+        return x->m->gamma * x->s->bval[SOP_BIDX(o)];
+    case PACT_OP_COPY:
+        return x->m->copy_beta * x->s->bval[SOP_BIDX(o)];
+    default:
+        return 0;
+    }
+}
 
 #endif

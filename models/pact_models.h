@@ -143,7 +143,8 @@ typedef struct {
     double dstar;       /* max(e_i) - min(a_i) */
     double dhat;        /* max(e_i) - max(a_i) */
     const double *exit; /* e_i, P entries, valid until the workspace's next evaluation */
-    size_t events;      /* events processed (for speed measurements) */
+    size_t events;      /* events processed, or on the direct path the ranks' runs (for speed measurements) */
+    gboolean direct;    /* the direct path evaluated it (models/direct.c), not the events */
 } pact_model_result;
 
 /* Runs the P schedules: rank i starts at arrivals[i] (NULL: all at 0) and proceeds as the MPI executor

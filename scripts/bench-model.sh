@@ -114,7 +114,7 @@ fi
 
 csv_row() { [ -z "$outdir" ] || (IFS=,; echo "$*") >>"$outdir/bench-model.csv"; }
 [ -z "$outdir" ] || csv_row set collective algorithm P bytes shape prepare_s evaluate_s total_s maxrss_MiB \
-    messages events status target
+    messages events direct status target
 header() {
     echo
     echo "## $*"
@@ -154,16 +154,16 @@ cell() {
             mib = v["maxrss_kib"] / 1024; t = v["total_s"]
             ok = target == "cell" ? (t <= 0.5 && mib <= 256) : target == "huge" ? (t < 60 && mib < 16384) : -1
             verdict = ok < 0 ? "-" : ok ? "met" : "MISSED"
-            printf "%s %.4f %.4f %.4f %.1f %s %s %s\n", bytes, v["prepare_s"], v["evaluate_s"], t, mib, v["messages"], v["events"], verdict
-        } else if (st == "skipped") printf "%s skipped skipped skipped - - - skipped\n", bytes
-        else printf "%s %s %s %s - - - %s\n", bytes, st, st, st, target == "none" ? st : "MISSED"
+            printf "%s %.4f %.4f %.4f %.1f %s %s %s %s\n", bytes, v["prepare_s"], v["evaluate_s"], t, mib, v["messages"], v["events"], v["direct"] == "" ? "-" : v["direct"], verdict
+        } else if (st == "skipped") printf "%s skipped skipped skipped - - - - skipped\n", bytes
+        else printf "%s %s %s %s - - - - %s\n", bytes, st, st, st, target == "none" ? st : "MISSED"
     }')
-    local b ps es ts mib msgs evs verdict
-    read -r b ps es ts mib msgs evs verdict <<<"$r"
+    local b ps es ts mib msgs evs dir verdict
+    read -r b ps es ts mib msgs evs dir verdict <<<"$r"
     printf '%-14s %-24s %8s %9s %-14s %10s %10s %10s %10s  %s\n' "$coll" "$alg" "$P" "$b" "$shape" "$ps" "$es" \
         "$ts" "$mib" "$verdict"
     [ "$ps" != failed ] || sed 's/^/    | /' "$tmp/err" | tail -3 # why: out of memory, a refusal
-    csv_row "$set" "$coll" "$alg" "$P" "$b" "$shape" "$ps" "$es" "$ts" "$mib" "$msgs" "$evs" \
+    csv_row "$set" "$coll" "$alg" "$P" "$b" "$shape" "$ps" "$es" "$ts" "$mib" "$msgs" "$evs" "$dir" \
         "$(awk -v s="$ps" 'BEGIN { print (s ~ /^[0-9]/) ? "ok" : s }')" "$verdict"
     [ "$verdict" = MISSED ] && missed=$((missed + 1))
     if [ "$set" = 1024 ] && [ "$shape" = no_delay ] && [ "$verdict" != skipped ] &&

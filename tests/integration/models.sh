@@ -496,6 +496,30 @@ model_share_isolated() {
 check "model engine: classes alone on their links give the local sharing's answers (PACT_MODEL_SHARE_ISOLATED=0)" \
     model_share_isolated
 
+# Where no two classes of flows share a link at once, the direct path (models/direct.c) runs the ranks one
+# after another without events; PACT_MODEL_DIRECT=2 runs both paths and fails an evaluation whose exit times
+# differ by a bit.  On the 30,030 cells of scripts/model-exact.sh (9,000 or so go direct) and on 256 ranks of
+# generic32x32 (32 x 8): the ring family under random and ascending arrivals (a late rank's neighbour's
+# messages pile up in one class: the class followed as links.c runs it), at rendezvous sizes and in lockstep;
+# and cells where classes share links, which must take the events (direct=0).  Fails when a class's start
+# does not bring V to its instant (tried).  A bad value is refused.
+model_direct() {
+    local c out
+    PACT_MODEL_DIRECT=2 PACT=$PACT bash scripts/model-exact.sh -o "$TMP/direct" >/dev/null || return 1
+    for c in "allreduce ring 1M random 1" "allreduce ring 64M random 1" "allreduce ring 1M no_delay 1" \
+        "allreduce segmented_ring 1M ascending 1" "reduce_scatter ring 1M random 1" "allgather ring 1M random 1" \
+        "bcast scatter_allgather_ring 1M random 1" "alltoall linear 1K random 0" "alltoall pairwise 1K random 0" \
+        "allgather neighbor 1M random 0"; do
+        # shellcheck disable=SC2086 # the cell's five words
+        set -- $c
+        out=$(PACT_MODEL_DIRECT=2 $PACT model predict --coll "$1" --alg "$2" -P 256 --ppn 8 -m "$3" \
+            --platform generic32x32 --shape "$4" --skew 1e-4 --timing) || return 1
+        grep -q " direct=$5 .*status=ok" <<<"$out" || { echo "$c: not direct=$5: $out"; return 1; }
+    done
+    bad_model_env PACT_MODEL_DIRECT=3 "PACT_MODEL_DIRECT=3: not 0"
+}
+check "model engine: the direct path gives the events' exit times to the bit (PACT_MODEL_DIRECT=2)" model_direct
+
 # predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
 # are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
 predict_shape() {
