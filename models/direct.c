@@ -24,13 +24,14 @@
  * path gives up, and before collecting a delivery a rank checks that no later message of its channel can
  * join by then (channel_quiet).
  *
- * Each class's busy period on each link is kept.  Where two classes' periods on one link meet or overlap,
- * their flows would have shared it (or its sharing would have run at an instant both touch), and the path
- * gives up: the event path runs the cell (eval.c).  It gives up too off one switch where flows of a class
- * overlap, where a delivery does not come after its match or a class's end falls on a start (an instant's
- * order would matter), and where its stops cost more than the events would.  Most give up within a thousand
- * runs (linear and pairwise alltoall, trees: their first flows already share links).  PACT_MODEL_DIRECT=2
- * runs both and compares the exit times to the bit (tests/integration/models.sh), =0 never tries.
+ * A start and an end of one class at one instant go in links.c's order of that instant's events (by
+ * receive operation).  Each link keeps its last busy periods (a class's flows from the first's start to the
+ * last's end).  Where two classes' periods on one link overlap, their flows would have shared it, and the
+ * path gives up: the event path runs the cell (eval.c).  It gives up too off one switch where flows of a
+ * class overlap, where a delivery does not come after its match (an instant's order would matter), and
+ * where its stops cost more than the events would.  Most give up within a thousand runs (linear and pairwise
+ * alltoall, trees: their first flows already share links).  PACT_MODEL_DIRECT=2 runs both and compares the
+ * exit times to the bit (tests/integration/models.sh), =0 never tries.
  */
 #include "eval_int.h"
 
@@ -61,20 +62,22 @@ static inline void d_wake(dstate *d, int r)
 }
 
 /* Busy period [t0, t1] of a class (b: its id, 0 off one switch) on shared link l: apart from every other
- * that the link keeps (the last DLK_K in order of start; nothing may start by the end of one dropped), else a
- * failure: two classes would have shared the link, or its sharing would have run at an instant both touch. */
+ * that the link keeps (the last DLK_K in order of start; nothing may start before the end of one dropped),
+ * else a failure: two classes would have shared the link.  Two periods may touch: at that instant one class
+ * ends (and is gone) and the other starts, in either order, and the instant's one sharing finds the second
+ * alone. */
 static void dl_add(dstate *d, uint32_t l, double t0, double t1, uint32_t b)
 {
     pact_model_eval *w = d->x->w;
     dlink *k = &w->dlk[l];
     uint32_t n = w->dln[l], i = n;
-    if (!(t0 > w->dlfloor[l])) {
+    if (!(t0 >= w->dlfloor[l])) {
         d->fail = 1;
         return;
     }
     while (i > 0 && k->t0[i - 1] > t0)
         i--;
-    if ((i > 0 && !(t0 > k->t1[i - 1])) || (i < n && !(k->t0[i] > t1))) {
+    if ((i > 0 && !(t0 >= k->t1[i - 1])) || (i < n && !(k->t0[i] >= t1))) {
         d->fail = 1;
         return;
     }
@@ -109,7 +112,7 @@ static void dl_extend(dstate *d, uint32_t l, uint32_t b, double t1)
     uint32_t i = n;
     while (i > 0 && k->b[i - 1] != b)
         i--;
-    if (i == 0 || (i < n && !(k->t0[i] > t1))) {
+    if (i == 0 || (i < n && !(k->t0[i] >= t1))) {
         d->fail = 1;
         return;
     }
@@ -222,7 +225,7 @@ static double dc_add(dstate *d, const uint32_t *l, double iw, dflow f, double t0
             i = (uint32_t)w->ndcp++;
         }
         dcls *c = &w->dcp[i];
-        *c = (dcls){.n = 0, .seq = 0};
+        *c = (dcls){.n = 0, .seq = 0, .tie = -INFINITY};
         dc_join(c, w->d1[u], w->d1t0[u]);
         w->dcs[u] = i;
     }
@@ -240,16 +243,29 @@ static double dc_add(dstate *d, const uint32_t *l, double iw, dflow f, double t0
             dc_end(&c);
             dc_share(d->x, &c, l, iw, e);
         }
-        if (c.n > 0 && c.end == t0) {
-            d->fail = 1; /* an end at its start: their order by key would matter */
-            return -1;
-        }
+    } else if (c.tie == t0) {
+        d->fail = 1; /* a second start at an instant where one met an end */
+        return -1;
     }
+    /* an end at the start's instant: links.c takes an instant's events by receive (the end's is its first
+     * flow's), then shares once */
+    const int tie = c.n > 0 && c.end == t0, end_first = tie && c.f[0].rcv < f.rcv;
+    if (end_first)
+        dc_end(&c);
     if (c.n == CLS_MAX) {
         d->fail = 1;
         return -1;
     }
     dc_join(&c, f, t0);
+    if (tie && !end_first) {
+        if (c.f[0].rcv == f.rcv) {
+            d->fail = 1; /* it would be the flow that ends */
+            return -1;
+        }
+        dc_end(&c);
+    }
+    if (tie)
+        c.tie = t0;
     *st = c;
     /* the deliveries of every flow in flight, no more joining */
     dc_share(d->x, &c, l, iw, t0);
@@ -282,9 +298,10 @@ static double dc_add(dstate *d, const uint32_t *l, double iw, dflow f, double t0
     return fend;
 }
 
-/* The delivery of message msg, from send snd over channel ch, matched at tm, with nothing else on its links
- * at once but its own class's flows: eval.c's private link (match), or links.c's class of flows (dc_*). */
-static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t msg, double tm)
+/* The delivery of message msg, from send snd into receive rcv over channel ch, matched at tm, with nothing
+ * else on its links at once but its own class's flows: eval.c's private link (match), or links.c's class of
+ * flows (dc_*). */
+static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, uint32_t msg, double tm)
 {
     const sim_t *x = d->x;
     pact_model_eval *w = x->w;
@@ -298,7 +315,7 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t msg, 
     } else {
         const double t0 = tm + lat;
         const int rdv = !(op_bytes(x->s, ch->src, snd) < x->m->eager_limit);
-        const dflow f = {.bytes = bytes, .msg = msg, .rd = ch->dst, .rs = rdv ? ch->src : -1};
+        const dflow f = {.bytes = bytes, .msg = msg, .rcv = rcv, .rd = ch->dst, .rs = rdv ? ch->src : -1};
         if (!x->rt && w->dbid[l[0]] != 0 && w->dbid[l[0]] == w->dbid[l[1]] && t0 <= w->dend[l[0]]) {
             end = dc_add(d, l, iw, f, t0);
             if (d->fail)
@@ -340,7 +357,7 @@ static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, double no
         pend[w->rs[r].comp_n++] = eager ? op | DONE_BIT : op;
         if (w->nsr[2 * c + 1] > k) {
             const double t1 = w->mtime[msg];
-            w->mtime[msg] = d_deliver(d, ch, op, msg, now > t1 ? now : t1);
+            w->mtime[msg] = d_deliver(d, ch, op, w->mslot[msg], msg, now > t1 ? now : t1);
             w->mslot[msg] = NONE;
             d_wake(d, ch->dst);
         } else {
@@ -354,7 +371,7 @@ static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, double no
         if (w->nsr[2 * c] > k) {
             const uint32_t snd = w->mslot[msg];
             const double t1 = w->mtime[msg];
-            w->mtime[msg] = d_deliver(d, ch, snd, msg, now > t1 ? now : t1);
+            w->mtime[msg] = d_deliver(d, ch, snd, op, msg, now > t1 ? now : t1);
             w->mslot[msg] = NONE;
             if (!(op_bytes(s, ch->src, snd) < x->m->eager_limit))
                 d_wake(d, ch->src); /* a rendezvous send completes with its delivery */

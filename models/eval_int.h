@@ -285,7 +285,7 @@ _Static_assert(sizeof(rstate) == 64, "a rank's state is one cache line");
  * collects its delivery (its receiver, and its sender if rendezvous, else -1). */
 typedef struct {
     double target, bytes;
-    uint32_t seq, msg;
+    uint32_t seq, msg, rcv; /* rcv: its receive operation, which orders it among an instant's events */
     int32_t rd, rs;
 } dflow;
 
@@ -293,6 +293,7 @@ typedef struct {
  * (target, seq), and the instant of its last start (whose sharing is still to run). */
 typedef struct {
     double V, last, rate, end, t;
+    double tie;            /* an instant where a start met an end, or -inf */
     uint32_t n, seq, next; /* next: the next free state, while it is free */
     uint8_t moved;
     dflow f[CLS_MAX];

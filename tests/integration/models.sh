@@ -498,11 +498,12 @@ check "model engine: classes alone on their links give the local sharing's answe
 
 # Where no two classes of flows share a link at once, the direct path (models/direct.c) runs the ranks one
 # after another without events; PACT_MODEL_DIRECT=2 runs both paths and fails an evaluation whose exit times
-# differ by a bit.  On the 30,030 cells of scripts/model-exact.sh (9,000 or so go direct) and on 256 ranks of
-# generic32x32 (32 x 8): the ring family under random and ascending arrivals (a late rank's neighbour's
-# messages pile up in one class: the class followed as links.c runs it), at rendezvous sizes and in lockstep;
-# and cells where classes share links, which must take the events (direct=0).  Fails when a class's start
-# does not bring V to its instant (tried).  A bad value is refused.
+# differ by a bit.  On the 30,030 cells of scripts/model-exact.sh (9,000 or so go direct; 17 have a class's
+# start and end at one instant, in both orders) and on 256 ranks of generic32x32 (32 x 8): the ring family
+# under random and ascending arrivals (a late rank's neighbour's messages pile up in one class: the class
+# followed as links.c runs it), at rendezvous sizes and in lockstep; and cells where classes share links,
+# which must take the events (direct=0); and a 1024-rank ring with thousands of such instants.  Fails when a
+# class's start does not bring V to its instant (tried).  A bad value is refused.
 model_direct() {
     local c out
     PACT_MODEL_DIRECT=2 PACT=$PACT bash scripts/model-exact.sh -o "$TMP/direct" >/dev/null || return 1
@@ -516,6 +517,10 @@ model_direct() {
             --platform generic32x32 --shape "$4" --skew 1e-4 --timing) || return 1
         grep -q " direct=$5 .*status=ok" <<<"$out" || { echo "$c: not direct=$5: $out"; return 1; }
     done
+    # 1024 ranks (32 x 32), ascending over 7.5 ms: 4,704 starts of a class at the instant its flow ends
+    out=$(PACT_MODEL_DIRECT=2 $PACT model predict --coll allreduce --alg ring -P 1024 --ppn 32 -m 16M \
+        --platform generic32x32 --shape ascending --skew 7.5e-3 --timing) || return 1
+    grep -q " direct=1 .*status=ok" <<<"$out" || { echo "ring 16M at 1024 ranks: not direct: $out"; return 1; }
     bad_model_env PACT_MODEL_DIRECT=3 "PACT_MODEL_DIRECT=3: not 0"
 }
 check "model engine: the direct path gives the events' exit times to the bit (PACT_MODEL_DIRECT=2)" model_direct
