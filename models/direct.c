@@ -63,21 +63,25 @@ static inline void d_wake(dstate *d, int r)
 
 /* Busy period [t0, t1] of a class (b: its id, 0 off one switch) on shared link l: apart from every other
  * that the link keeps (the last DLK_K in order of start; nothing may start before the end of one dropped),
- * else a failure: two classes would have shared the link.  Two periods may touch: at that instant one class
- * ends (and is gone) and the other starts, in either order, and the instant's one sharing finds the second
- * alone. */
-static void dl_add(dstate *d, uint32_t l, double t0, double t1, uint32_t b)
+ * else a failure: two classes would have shared the link.  Two classes' periods may touch: at that instant
+ * one class ends (and is gone) and the other starts, in either order, and the instant's one sharing finds the
+ * second alone. */
+static void dl_add(dstate *d, uint32_t l, double t0, double t1, uint32_t b, uint32_t o)
 {
     pact_model_eval *w = d->x->w;
     dlink *k = &w->dlk[l];
     uint32_t n = w->dln[l], i = n;
-    if (!(t0 >= w->dlfloor[l])) {
+    /* periods touch only where they are of two classes (o: the class's other link, on one switch): a flow of
+     * the same class at its end's instant could join it first (dc_add follows that), and off one switch the
+     * class is not known here */
+    if (!(t0 > w->dlfloor[l])) {
         d->fail = 1;
         return;
     }
     while (i > 0 && k->t0[i - 1] > t0)
         i--;
-    if ((i > 0 && !(t0 >= k->t1[i - 1])) || (i < n && !(k->t0[i] >= t1))) {
+    if ((i > 0 && !(t0 > k->t1[i - 1] || (b && t0 == k->t1[i - 1] && k->o[i - 1] != o))) ||
+        (i < n && !(k->t0[i] > t1 || (b && k->t0[i] == t1 && k->o[i] != o)))) {
         d->fail = 1;
         return;
     }
@@ -90,15 +94,18 @@ static void dl_add(dstate *d, uint32_t l, double t0, double t1, uint32_t b)
         memmove(k->t0, k->t0 + 1, (n - 1) * sizeof(double));
         memmove(k->t1, k->t1 + 1, (n - 1) * sizeof(double));
         memmove(k->b, k->b + 1, (n - 1) * sizeof(uint32_t));
+        memmove(k->o, k->o + 1, (n - 1) * sizeof(uint32_t));
         n--;
         i--;
     }
     memmove(k->t0 + i + 1, k->t0 + i, (n - i) * sizeof(double));
     memmove(k->t1 + i + 1, k->t1 + i, (n - i) * sizeof(double));
     memmove(k->b + i + 1, k->b + i, (n - i) * sizeof(uint32_t));
+    memmove(k->o + i + 1, k->o + i, (n - i) * sizeof(uint32_t));
     k->t0[i] = t0;
     k->t1[i] = t1;
     k->b[i] = b;
+    k->o[i] = o;
     w->dln[l] = (uint8_t)(n + 1);
 }
 
@@ -167,6 +174,14 @@ static void dc_end(dcls *c)
     c->moved = 1;
 }
 
+/* links.c's order of a class's flows: by target, then by joining (fl_before's seq), which at one instant is
+ * the order of its events, by receive operation. */
+static inline int flow_before(const dflow *a, const dflow *b)
+{
+    return a->target < b->target ||
+           (a->target == b->target && (a->ts < b->ts || (a->ts == b->ts && a->rcv < b->rcv)));
+}
+
 /* Flow f (its bytes set) starts at t. */
 static void dc_join(dcls *c, dflow f, double t)
 {
@@ -178,10 +193,9 @@ static void dc_join(dcls *c, dflow f, double t)
     c->V += c->rate * (t - c->last);
     c->last = t;
     f.target = c->V + f.bytes;
-    f.seq = c->seq++;
+    f.ts = t;
     uint32_t i = c->n;
-    while (i > 0 &&
-           (f.target < c->f[i - 1].target || (f.target == c->f[i - 1].target && f.seq < c->f[i - 1].seq)))
+    while (i > 0 && flow_before(&f, &c->f[i - 1]))
         i--;
     memmove(c->f + i + 1, c->f + i, (c->n - i) * sizeof(dflow));
     c->f[i] = f;
@@ -225,7 +239,7 @@ static double dc_add(dstate *d, const uint32_t *l, double iw, dflow f, double t0
             i = (uint32_t)w->ndcp++;
         }
         dcls *c = &w->dcp[i];
-        *c = (dcls){.n = 0, .seq = 0, .tie = -INFINITY};
+        *c = (dcls){.n = 0, .tie = -INFINITY};
         dc_join(c, w->d1[u], w->d1t0[u]);
         w->dcs[u] = i;
     }
@@ -314,6 +328,10 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, 
         end = t + (dt > 0 ? dt : 0);
     } else {
         const double t0 = tm + lat;
+        if (!(t0 > tm)) { /* no latency: its start would join the instant that matched it */
+            d->fail = 1;
+            return 0;
+        }
         const int rdv = !(op_bytes(x->s, ch->src, snd) < x->m->eager_limit);
         const dflow f = {.bytes = bytes, .msg = msg, .rcv = rcv, .rd = ch->dst, .rs = rdv ? ch->src : -1};
         if (!x->rt && w->dbid[l[0]] != 0 && w->dbid[l[0]] == w->dbid[l[1]] && t0 <= w->dend[l[0]]) {
@@ -327,7 +345,7 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, 
             end = t0 + (dt > 0 ? dt : 0);
             const uint32_t b = ++d->nbatch;
             for (int k = 0; k < n; k++)
-                dl_add(d, l[k], t0, end, x->rt ? 0 : b);
+                dl_add(d, l[k], t0, end, x->rt ? 0 : b, x->rt ? NONE : l[1 - k]);
             if (!x->rt && !d->fail) {
                 w->dbid[l[0]] = w->dbid[l[1]] = b;
                 w->dend[l[0]] = w->dend[l[1]] = end;

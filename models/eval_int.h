@@ -281,20 +281,20 @@ _Static_assert(sizeof(rstate) == 64, "a rank's state is one cache line");
 /* direct.c: the flows in flight in one class at most, where it follows a class (dc_add). */
 #define CLS_MAX 8
 
-/* direct.c: a flow of a class (its target, bytes and order as links.c has them), its message, and who
- * collects its delivery (its receiver, and its sender if rendezvous, else -1). */
+/* direct.c: a flow of a class (its target, bytes and start, which order it as links.c does), its message and
+ * receive, and who collects its delivery (its receiver, and its sender if rendezvous, else -1). */
 typedef struct {
-    double target, bytes;
-    uint32_t seq, msg, rcv; /* rcv: its receive operation, which orders it among an instant's events */
+    double target, bytes, ts; /* ts: when it started */
+    uint32_t msg, rcv;        /* rcv: its receive operation, which orders it among an instant's events */
     int32_t rd, rs;
 } dflow;
 
 /* direct.c: a class of flows as links.c runs it (V, last, rate, moved, its next end), its flows in order of
- * (target, seq), and the instant of its last start (whose sharing is still to run). */
+ * (target, start, receive), and the instant of its last start (whose sharing is still to run). */
 typedef struct {
     double V, last, rate, end, t;
     double tie;            /* an instant where a start met an end, or -inf */
-    uint32_t n, seq, next; /* next: the next free state, while it is free */
+    uint32_t n, next;      /* next: the next free state, while it is free */
     uint8_t moved;
     dflow f[CLS_MAX];
 } dcls;
@@ -306,7 +306,7 @@ typedef struct {
  * order of start, and their classes' ids (0 off one switch); how many in pact_model_eval.dln. */
 typedef struct {
     double t0[DLK_K], t1[DLK_K];
-    uint32_t b[DLK_K];
+    uint32_t b[DLK_K], o[DLK_K]; /* o: on one switch, the class's other link */
 } dlink;
 
 struct pact_model_eval {
