@@ -484,8 +484,10 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * ce_schedule): 0, the class ends always in a heap; 2, always in no order.  PACT_MODEL_SHARE_ISOLATED=0
  * (links.c, share_isolated): classes alone on their links shared by share_local's passes.
  * PACT_MODEL_SHARE_MEMO (links.c, is_bottleneck_memo): 0, each check walks its link's list; 2, each link's
- * sums taken once a round in every local sharing.  The last five give the same answers to the bit.  For the
- * tests. */
+ * sums taken once a round in every local sharing.  The last five give the same answers to the bit.
+ * PACT_MODEL_DIRECT (direct.c): 0, the events always; 2, the direct path and then the events, an evaluation
+ * failing where a rank's exit time differs by a bit; the same answers either way (the direct path runs only
+ * with the sharing's defaults).  For the tests. */
 static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, int *isolated,
                           int *memo, int *direct, GError **err)
 {
