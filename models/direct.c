@@ -47,7 +47,7 @@ typedef struct {
     size_t scanned; /* pending requests looked at */
     size_t budget;  /* ... at most, else give up */
     size_t runs;
-    uint32_t nbatch; /* busy periods made (their ids) */
+    uint32_t nperiod; /* busy periods made (their ids) */
     double gvt; /* before it nothing happens: every rank stopped, none had a step before it (d_unblock) */
 } dstate;
 
@@ -244,8 +244,8 @@ static double dc_add(dstate *d, const uint32_t *l, double iw, dflow f, double t0
         w->dcs[u] = i;
     }
     dcls *st = &w->dcp[w->dcs[u]];
-    if (t0 < st->t || st->n == CLS_MAX) {
-        d->fail = 1; /* a start before the last (out of order) or too many flows: the events decide */
+    if (t0 < st->t) {
+        d->fail = 1; /* a start before the last (out of order): the events decide */
         return -1;
     }
     /* to t0: the last start's sharing, then the ends before t0 (those the deliveries already hold) */
@@ -322,7 +322,7 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, 
     uint32_t l[PACT_ROUTE_MAX] = {0};
     double lat, iw, bw, end;
     int n = pact_ev_flow_links(x, ch->src, ch->dst, l, &lat, &iw, &bw);
-    const double bytes = op_bytes(x->s, ch->src, snd) + x->m->envelope;
+    const double sent = op_bytes(x->s, ch->src, snd), bytes = sent + x->m->envelope;
     if (n == 0) {
         double t = tm + lat, dt = bytes / bw;
         end = t + (dt > 0 ? dt : 0);
@@ -332,7 +332,7 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, 
             d->fail = 1;
             return 0;
         }
-        const int rdv = !(op_bytes(x->s, ch->src, snd) < x->m->eager_limit);
+        const int rdv = !(sent < x->m->eager_limit);
         const dflow f = {.bytes = bytes, .msg = msg, .rcv = rcv, .rd = ch->dst, .rs = rdv ? ch->src : -1};
         if (!x->rt && w->dbid[l[0]] != 0 && w->dbid[l[0]] == w->dbid[l[1]] && t0 <= w->dend[l[0]]) {
             end = dc_add(d, l, iw, f, t0);
@@ -343,7 +343,7 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, 
             const double target = 0.0 + bytes, V = 0.0; /* a new class's virtual service, and the flow's */
             const double dt = (target - V) / r;
             end = t0 + (dt > 0 ? dt : 0);
-            const uint32_t b = ++d->nbatch;
+            const uint32_t b = ++d->nperiod;
             for (int k = 0; k < n; k++)
                 dl_add(d, l[k], t0, end, x->rt ? 0 : b, x->rt ? NONE : l[1 - k]);
             if (!x->rt && !d->fail) {
