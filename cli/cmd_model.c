@@ -169,7 +169,7 @@ static double clock_s(clockid_t id)
 typedef struct {
     double prepare_s, evaluate_s, cpu_s; /* wall (CLOCK_MONOTONIC) build and evaluation; process CPU */
     size_t messages, events;
-    int direct;      /* evaluated by the direct path (models/direct.c) */
+    int direct;      /* pact_model_result.direct: 1 the direct path (models/direct.c), 2 the posted path */
     long maxrss_kib; /* the process's peak resident set after the cell: cumulative over --alg lists */
 } cell_timing;
 
@@ -198,7 +198,7 @@ static gboolean timed_cell(const pact_alg *a, int P, uint64_t bytes, size_t elem
                        .cpu_s = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0,
                        .messages = s ? pact_model_sched_messages(s) : 0,
                        .events = res.events,
-                       .direct = ok && res.direct};
+                       .direct = ok ? res.direct : 0};
     if (ok) {
         *ds = res.dstar;
         *dh = res.dhat;

@@ -204,12 +204,27 @@ static inline void deliver_private(sim_t *x, uint32_t c, uint32_t snd, uint32_t 
         request_done(x, ch->src, snd, now);
 }
 
+/* The posted path: a request of rank r completed at t. */
+static inline void posted_done(sim_t *x, int r, double t)
+{
+    pact_model_eval *w = x->w;
+    w->rs[r].done++;
+    if (w->exit[r] < t)
+        w->exit[r] = t;
+}
+
 void pact_ev_deliver(sim_t *x, uint32_t f, double now)
 {
     const flow *fl = &x->w->fl[f];
     uint32_t snd = fl->snd, rcv = fl->rcv;
     int src = fl->src, dst = fl->dst;
     flow_free(x->w, f);
+    if (x->posted) {
+        posted_done(x, dst, now);
+        if (!(op_bytes(x->s, src, snd) < x->m->eager_limit))
+            posted_done(x, src, now);
+        return;
+    }
     request_done(x, dst, rcv, now);
     if (!(op_bytes(x->s, src, snd) < x->m->eager_limit))
         request_done(x, src, snd, now);
@@ -419,6 +434,112 @@ static void advance(sim_t *x, int r, double now)
     }
 }
 
+/* ---- the posted path ---- */
+
+/* Where no operation waits for a send or a receive (pact_model_sched.posted: linear alltoall, linear_sync at
+ * its default window of all, the linear bcast and scatter), a rank's run does not depend on the network: it
+ * posts everything while it runs its other operations, then only waits, and exits at the later of its run's
+ * end and its last request's completion (advance collects what completed while it ran, and a wake collects
+ * the rest).  So each rank runs once, up front, as advance runs it; each message starts at its later end's
+ * post plus its latency, as match starts it; and the queue runs the network alone: the same flow starts,
+ * class ends and sharings in the same order, since an instant's events go by class and key (the receive), not
+ * by when they were pushed, and the rank events that the posted path leaves out only push later ones (a
+ * latency later).  So the same bits.  Linear alltoall at 1024 ranks posts two million requests in that many
+ * events of advance, and collected a thousand completions a rank from wakes; the rank machinery was half of
+ * its cell. FALSE where a message over shared links would start at its match's instant (no latency): the
+ * ranks' events of that instant would come between. */
+static gboolean posted_post(sim_t *x, int r, uint32_t op, const sop *o, double now)
+{
+    pact_model_eval *w = x->w;
+    const pact_model_sched *s = x->s;
+    const uint32_t c = s->chan[op];
+    const schan *ch = &s->ch[c];
+    uint32_t snd, rcv, msg;
+    if (SOP_KIND(o) == PACT_OP_SEND) {
+        const uint32_t k = w->nsr[2 * c]++;
+        msg = ch->slot + k;
+        if (s->bval[SOP_BIDX(o)] < x->m->eager_limit)
+            posted_done(x, r, now); /* eager: complete as posted */
+        if (!(w->nsr[2 * c + 1] > k)) {
+            w->mslot[msg] = op;
+            w->mtime[msg] = now;
+            return TRUE;
+        }
+        snd = op;
+        rcv = w->mslot[msg];
+    } else {
+        const uint32_t k = w->nsr[2 * c + 1]++;
+        msg = ch->slot + k;
+        if (!(w->nsr[2 * c] > k)) {
+            w->mslot[msg] = op;
+            w->mtime[msg] = now;
+            return TRUE;
+        }
+        snd = w->mslot[msg];
+        rcv = op;
+    }
+    const double t1 = w->mtime[msg], tm = now > t1 ? now : t1; /* match: at the later post */
+    uint32_t l[PACT_ROUTE_MAX];
+    double lat, iw, bw;
+    if (pact_ev_flow_links(x, ch->src, ch->dst, l, &lat, &iw, &bw) == 0) { /* match's private link */
+        double t = tm + lat, dt = (op_bytes(s, ch->src, snd) + x->m->envelope) / bw;
+        const double end = t + (dt > 0 ? dt : 0);
+        posted_done(x, ch->dst, end);
+        if (!(op_bytes(s, ch->src, snd) < x->m->eager_limit))
+            posted_done(x, ch->src, end);
+        return TRUE;
+    }
+    if (!(tm + lat > tm))
+        return FALSE;
+    if (!ev_push(w, tm + lat, EV_POSTED_START, c, snd, rcv))
+        x->oom = TRUE;
+    return !x->oom;
+}
+
+static gint by_arrival(gconstpointer a, gconstpointer b, gpointer arrivals)
+{
+    const uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    const double *t = arrivals;
+    return t[i] < t[j] ? -1 : t[i] > t[j] ? 1 : (i > j) - (i < j);
+}
+
+/* Each rank's one run, as advance runs it without waiting, in order of arrival: a rank's messages to those
+ * before it start at its own posts, so in order of time where a rank posts at one time (the copy of its own
+ * block, then everything), and their starts join the queue's run of flow starts; in rank order, they went to
+ * the radix heap (a million of them at 1024 ranks), and the path took longer than the events.  FALSE where a
+ * message would start at its match's instant, or out of memory. */
+static gboolean posted_run(sim_t *x, const double *arrivals)
+{
+    pact_model_eval *w = x->w;
+    const pact_model_sched *s = x->s;
+    uint32_t *order = w->dwl; /* the direct path's worklist, idle here */
+    for (int r = 0; r < s->P; r++)
+        order[r] = (uint32_t)r;
+    if (arrivals)
+        g_qsort_with_data(order, s->P, sizeof *order, by_arrival, (gpointer)arrivals);
+    for (int i = 0; i < s->P; i++) {
+        const int r = (int)order[i];
+        double now = arrivals ? arrivals[r] : 0;
+        while (w->rs[r].heap_n > 0) {
+            const uint32_t op = ready_pop(x, r);
+            const sop *o = op_rec(s, r, op);
+            const uint8_t k = SOP_KIND(o);
+            if (k == PACT_OP_SEND || k == PACT_OP_RECV) {
+                if (!posted_post(x, r, op, o, now))
+                    return FALSE;
+                continue;
+            }
+            const double cost = local_cost(x, o);
+            if (cost > 0)
+                now = now + cost; /* advance: EV_RESUME at now + cost */
+            release(x, r, op);
+        }
+        if (w->exit[r] < now)
+            w->exit[r] = now;
+    }
+    return TRUE;
+}
+
 /* ---- the evaluation ---- */
 
 /* After a delivery at `now`: the one wake pending, run at once where nothing comes before it (the main loop
@@ -485,15 +606,16 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * (links.c, share_isolated): classes alone on their links shared by share_local's passes.
  * PACT_MODEL_SHARE_MEMO (links.c, is_bottleneck_memo): 0, each check walks its link's list; 2, each link's
  * sums taken once a round in every local sharing.  The last five give the same answers to the bit.
- * PACT_MODEL_DIRECT (direct.c): 0, the events always; 2, the direct path and then the events, an evaluation
- * failing where a rank's exit time differs by a bit; the same answers either way (the direct path runs only
- * with the sharing's defaults).  For the tests. */
+ * PACT_MODEL_DIRECT (direct.c, and the posted path above): 0, the rank events always; 2, the posted or the
+ * direct path and then the events, an evaluation failing where a rank's exit time differs by a bit; the same
+ * answers either way (the direct path runs only with the sharing's defaults).  For the tests. */
 static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, int *isolated,
                           int *memo, int *direct, GError **err)
 {
-    return digit_env("PACT_MODEL_DIRECT", 2,
-                     "0 (events always), 1 (the direct path where it applies) or 2 (both, compared)", direct,
-                     err) &&
+    return digit_env(
+               "PACT_MODEL_DIRECT", 2,
+               "0 (events always), 1 (the posted or direct path where one applies) or 2 (both, compared)",
+               direct, err) &&
            digit_env("PACT_MODEL_SHARE_LOCAL", 2,
                      "0 (never), 1 (where it can) or 2 (and checked against the whole sharing)", share_local,
                      err) &&
@@ -592,7 +714,7 @@ void pact_ev_ranks_init(sim_t *x, const double *arrivals)
 }
 
 /* d* and d^ from the ranks' exit times, once every rank has done all its operations. */
-static gboolean finish(const sim_t *x, double amin, double amax, size_t events, gboolean direct,
+static gboolean finish(const sim_t *x, double amin, double amax, size_t events, int path,
                        pact_model_result *out, GError **err)
 {
     const pact_model_sched *s = x->s;
@@ -612,7 +734,169 @@ static gboolean finish(const sim_t *x, double amin, double amax, size_t events, 
     out->dhat = emax - amax;
     out->exit = w->exit;
     out->events = events;
-    out->direct = direct;
+    out->direct = path;
+    return TRUE;
+}
+
+/* The links at rest (each its capacity, no class), and one switch's class maps empty. */
+static void links_reset(sim_t *x)
+{
+    pact_model_eval *w = x->w;
+    if (w->dense) {
+        memset(w->dum, 0, sizeof w->dum);
+        memset(w->ddm, 0, sizeof w->ddm);
+    }
+    if (w->cmapped) {
+        if (w->cmap)
+            g_hash_table_remove_all(w->cmap);
+        else
+            w->cmap = g_hash_table_new(pact_ev_cmap_hash, g_direct_equal);
+    }
+    for (uint32_t l = 0; l < w->nlinks; l++)
+        w->lk[l] =
+            (slink){.cap0 = x->rt ? pact_model_routes_capacity(x->rt, l) : 1.0 / x->m->beta, .head = NONE};
+}
+
+/* The event path's state as a run starts: the links at rest, empty pools of flows and classes (their records
+ * keep their versions), an empty queue, each rank's state, and (start) each rank's start at its arrival. */
+static void events_init(sim_t *x, const double *arrivals, gboolean start)
+{
+    pact_model_eval *w = x->w;
+    links_reset(x);
+    w->ffree = NONE;
+    w->fseq = 0;
+    for (uint32_t f = w->nfl; f-- > 0;)
+        flow_free(w, f);
+    w->ncend = 0;
+    w->ce_flat = 0;
+    w->ce_scanned = w->ce_moves = 0;
+    w->ce_min = NONE;
+    w->cfree = NONE;
+    for (uint32_t c = w->ncl; c-- > 0;) {
+        w->cl[c].e[0].next = w->cfree;
+        w->cl[c].mark = 0;
+        w->cfree = c;
+    }
+    w->ndirty = 0;
+    w->share_pending = 0;
+    w->stamp = 0;
+    w->cc_stamp = 0;
+    w->nwake = 0;
+    evq_reset(&w->q);
+    w->events = 0;
+    pact_ev_ranks_init(x, arrivals);
+    for (int r = 0; r < x->s->P && start; r++) {
+        double a = arrivals ? arrivals[r] : 0;
+        w->spf[r] = w->rpf[r] = a;
+        if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
+            x->oom = TRUE;
+    }
+}
+
+/* The events, in order, until none is left. */
+static void events_loop(sim_t *x)
+{
+    pact_model_eval *w = x->w;
+    while ((w->q.n > 0 || w->nwake > 0 || w->ncend > 0) && !x->oom) {
+        /* the first pending wake or class end, if it comes before the queue's first event */
+        const ce_ent *ce = pact_ev_class_next(w);
+        if (w->nwake > 0 || ce) {
+            event k = {.t = w->wake_t,
+                       .key = ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wakes[0] : 0),
+                       .type = EV_WAKE};
+            if (ce && (w->nwake == 0 || ce->t < k.t || (ce->t == k.t && ce->k < k.key)))
+                k = (event){.t = ce->t, .key = ce->k, .id = ce->c, .type = EV_CLASS_END};
+            if (!evq_next_before_in(&w->q, &k)) {
+                w->events++;
+                if (k.type == EV_CLASS_END) {
+                    pact_ev_class_pop(w);
+                    pact_ev_class_end(x, k.id, k.t);
+                    wake_now(x, k.t);
+                    continue;
+                }
+                pact_heap h = {w->wakes, w->nwake};
+                int r = (int)pact_heap_pop(&h);
+                w->nwake = (uint32_t)h.n;
+                w->rs[r].wake_pending = 0;
+                w->rs[r].waiting = 0;
+                advance(x, r, k.t);
+                continue;
+            }
+        }
+        event e;
+        if (!evq_pop_in(&w->q, &e))
+            break;
+        w->events++;
+        double now = e.t;
+        switch (e.type) {
+        case EV_START:
+            advance(x, (int)e.id, now);
+            break;
+        case EV_RESUME: {
+            int r = (int)e.id;
+            uint32_t op = (uint32_t)w->rs[r].busy;
+            w->rs[r].busy = -1;
+            release(x, r, op);
+            advance(x, r, now);
+            break;
+        }
+        case EV_LAT_END:
+            pact_ev_flow_start(x, e.id, now);
+            break;
+        case EV_POSTED_START: {
+            const uint32_t f = flow_new(x, e.ver, (uint32_t)e.key, &x->s->ch[e.id]);
+            if (f != NONE)
+                pact_ev_flow_start(x, f, now);
+            break;
+        }
+        case EV_CLAIM:
+            claim(x, e.id, now);
+            break;
+        case EV_FLOW_END:
+            if (e.ver != w->fl[e.id].ver)
+                break; /* rescheduled since */
+            pact_ev_deliver(x, e.id, now);
+            wake_now(x, now);
+            break;
+        case EV_PRIV_END:
+            deliver_private(x, e.id, e.ver, (uint32_t)e.key, now);
+            wake_now(x, now);
+            break;
+        case EV_CLASS_END:
+            if (e.ver == w->cl[e.id].ver && w->cl[e.id].where == 1) {
+                w->cl[e.id].where = 0;
+                pact_ev_class_end(x, e.id, now);
+                wake_now(x, now);
+            }
+            break;
+        case EV_SHARE:
+            pact_ev_share(x, now);
+            break;
+        }
+    }
+}
+
+/* After a run of the events: out of memory, or a check that failed (PACT_MODEL_SHARE_LOCAL=2, the queue). */
+static gboolean events_checked(const sim_t *x, GError **err)
+{
+    const pact_model_eval *w = x->w;
+    if (x->oom || w->q.oom) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
+        return FALSE;
+    }
+    if (x->share_diff > 1e-9) {
+        g_set_error(
+            err, PACT_ERROR, PACT_ERROR_RUN,
+            "model: PACT_MODEL_SHARE_LOCAL=2: a local sharing's rates differ from the whole sharing's by "
+            "%.3g relative at t = %.17g s (%zu local sharings, %zu whole)",
+            x->share_diff, x->share_diff_t, x->nshare_local, x->nshare_whole);
+        return FALSE;
+    }
+    if (w->q.past) {
+        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: internal error: an event scheduled before the time"
+                                                     " it was scheduled at");
+        return FALSE;
+    }
     return TRUE;
 }
 
@@ -636,170 +920,68 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
     w->nlinks = L;
     /* its nodes: 0 .. (P - 1) / ppn */
     w->dense = !x.rt && x.share_dense && (uint32_t)(P - 1) / (uint32_t)x.ppn < DENSE_NODES;
-    if (w->dense) {
-        memset(w->dum, 0, sizeof w->dum);
-        memset(w->ddm, 0, sizeof w->ddm);
-    }
     w->cmapped = !x.rt && !w->dense;
-    if (w->cmapped) {
-        if (w->cmap)
-            g_hash_table_remove_all(w->cmap);
-        else
-            w->cmap = g_hash_table_new(pact_ev_cmap_hash, g_direct_equal);
-    }
-    for (uint32_t l = 0; l < L; l++)
-        w->lk[l] = (slink){.cap0 = x.rt ? pact_model_routes_capacity(x.rt, l) : 1.0 / prm->beta, .head = NONE};
+    links_reset(&x);
     double amin = INFINITY, amax = -INFINITY;
     for (int r = 0; r < P; r++) {
         double a = arrivals ? arrivals[r] : 0;
         amin = fmin(amin, a);
         amax = fmax(amax, a);
     }
-    /* the direct path first, where it can apply (direct.c): shared links, their sharing as by default */
+    /* a path without the rank events first, where one applies (shared links): the posted path where no
+     * operation waits for a send or a receive, else the direct path (direct.c) where the sharing is the
+     * default one; each gives the events' exit times to the bit (PACT_MODEL_DIRECT=2 checks it) */
     double *dex = NULL;
-    size_t runs = 0;
-    if (x.direct && !w->recording && prm->net == PACT_NET_SHARED && x.share_local == 1 && x.share_isolated) {
+    int path = 0;
+    const gboolean quick = x.direct && !w->recording && prm->net == PACT_NET_SHARED;
+    if (quick && s->posted) {
+        events_init(&x, arrivals, FALSE);
+        x.posted = 1;
+        const gboolean ran = posted_run(&x, arrivals);
+        if (ran)
+            events_loop(&x);
+        x.posted = 0;
+        if (!events_checked(&x, err))
+            return FALSE;
+        if (ran) {
+            if (x.direct != 2)
+                return finish(&x, amin, amax, w->events, 2, out, err);
+            dex = g_memdup2(w->exit, (gsize)P * sizeof(double)); /* compared with the events' below */
+            path = 2;
+        }
+    } else if (quick && x.share_local == 1 && x.share_isolated) {
+        size_t runs = 0;
         if (pact_ev_direct(&x, arrivals, &runs)) {
             if (x.direct != 2)
-                return finish(&x, amin, amax, runs, TRUE, out, err);
-            dex = g_memdup2(w->exit, (gsize)P * sizeof(double)); /* compared with the events' below */
+                return finish(&x, amin, amax, runs, 1, out, err);
+            dex = g_memdup2(w->exit, (gsize)P * sizeof(double));
+            path = 1;
         }
         if (x.oom) {
             g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
             return FALSE;
         }
     }
-    /* flows and classes: empty pools (their records keep their versions) */
-    w->ffree = NONE;
-    w->fseq = 0;
-    for (uint32_t f = w->nfl; f-- > 0;)
-        flow_free(w, f);
-    w->ncend = 0;
-    w->ce_flat = 0;
-    w->ce_scanned = w->ce_moves = 0;
-    w->ce_min = NONE;
-    w->cfree = NONE;
-    for (uint32_t c = w->ncl; c-- > 0;) {
-        w->cl[c].e[0].next = w->cfree;
-        w->cl[c].mark = 0;
-        w->cfree = c;
-    }
-    w->ndirty = 0;
-    w->share_pending = 0;
-    w->stamp = 0;
-    w->cc_stamp = 0;
-    evq_reset(&w->q);
-    w->events = 0;
-    pact_ev_ranks_init(&x, arrivals);
-    for (int r = 0; r < P; r++) {
-        double a = arrivals ? arrivals[r] : 0;
-        w->spf[r] = w->rpf[r] = a;
-        if (!ev_push(w, a, EV_START, (uint32_t)r, 0, (uint64_t)r))
-            x.oom = TRUE;
-    }
-    while ((w->q.n > 0 || w->nwake > 0 || w->ncend > 0) && !x.oom) {
-        /* the first pending wake or class end, if it comes before the queue's first event */
-        const ce_ent *ce = pact_ev_class_next(w);
-        if (w->nwake > 0 || ce) {
-            event k = {.t = w->wake_t,
-                       .key = ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wakes[0] : 0),
-                       .type = EV_WAKE};
-            if (ce && (w->nwake == 0 || ce->t < k.t || (ce->t == k.t && ce->k < k.key)))
-                k = (event){.t = ce->t, .key = ce->k, .id = ce->c, .type = EV_CLASS_END};
-            if (!evq_next_before_in(&w->q, &k)) {
-                w->events++;
-                if (k.type == EV_CLASS_END) {
-                    pact_ev_class_pop(w);
-                    pact_ev_class_end(&x, k.id, k.t);
-                    wake_now(&x, k.t);
-                    continue;
-                }
-                pact_heap h = {w->wakes, w->nwake};
-                int r = (int)pact_heap_pop(&h);
-                w->nwake = (uint32_t)h.n;
-                w->rs[r].wake_pending = 0;
-                w->rs[r].waiting = 0;
-                advance(&x, r, k.t);
-                continue;
-            }
-        }
-        event e;
-        if (!evq_pop_in(&w->q, &e))
-            break;
-        w->events++;
-        double now = e.t;
-        switch (e.type) {
-        case EV_START:
-            advance(&x, (int)e.id, now);
-            break;
-        case EV_RESUME: {
-            int r = (int)e.id;
-            uint32_t op = (uint32_t)w->rs[r].busy;
-            w->rs[r].busy = -1;
-            release(&x, r, op);
-            advance(&x, r, now);
-            break;
-        }
-        case EV_LAT_END:
-            pact_ev_flow_start(&x, e.id, now);
-            break;
-        case EV_CLAIM:
-            claim(&x, e.id, now);
-            break;
-        case EV_FLOW_END:
-            if (e.ver != w->fl[e.id].ver)
-                break; /* rescheduled since */
-            pact_ev_deliver(&x, e.id, now);
-            wake_now(&x, now);
-            break;
-        case EV_PRIV_END:
-            deliver_private(&x, e.id, e.ver, (uint32_t)e.key, now);
-            wake_now(&x, now);
-            break;
-        case EV_CLASS_END:
-            if (e.ver == w->cl[e.id].ver && w->cl[e.id].where == 1) {
-                w->cl[e.id].where = 0;
-                pact_ev_class_end(&x, e.id, now);
-                wake_now(&x, now);
-            }
-            break;
-        case EV_SHARE:
-            pact_ev_share(&x, now);
-            break;
-        }
-    }
-    if (x.oom || w->q.oom) {
+    events_init(&x, arrivals, TRUE);
+    events_loop(&x);
+    if (!events_checked(&x, err)) {
         g_free(dex);
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: out of memory");
         return FALSE;
     }
-    const gboolean checked = dex != NULL;
-    if (dex) { /* PACT_MODEL_DIRECT=2: the direct path's exit times are the events', to the bit */
+    if (dex) { /* PACT_MODEL_DIRECT=2: the posted or direct path's exit times are the events', to the bit */
         for (int r = 0; r < P; r++)
             if (memcmp(&dex[r], &w->exit[r], sizeof(double)) != 0) {
                 g_set_error(err, PACT_ERROR, PACT_ERROR_RUN,
-                            "model: PACT_MODEL_DIRECT=2: rank %d exits at %.17g s on the direct path and at "
+                            "model: PACT_MODEL_DIRECT=2: rank %d exits at %.17g s on the %s path and at "
                             "%.17g s through the events",
-                            r, dex[r], w->exit[r]);
+                            r, dex[r], path == 2 ? "posted" : "direct", w->exit[r]);
                 g_free(dex);
                 return FALSE;
             }
         g_free(dex);
     }
-    if (x.share_diff > 1e-9) {
-        g_set_error(
-            err, PACT_ERROR, PACT_ERROR_RUN,
-            "model: PACT_MODEL_SHARE_LOCAL=2: a local sharing's rates differ from the whole sharing's by "
-            "%.3g relative at t = %.17g s (%zu local sharings, %zu whole)",
-            x.share_diff, x.share_diff_t, x.nshare_local, x.nshare_whole);
-        return FALSE;
-    }
-    if (w->q.past) {
-        g_set_error(err, PACT_ERROR, PACT_ERROR_RUN, "model: internal error: an event scheduled before the time"
-                                                     " it was scheduled at");
-        return FALSE;
-    }
-    return finish(&x, amin, amax, w->events, checked, out, err); /* checked: =2, both paths ran */
+    return finish(&x, amin, amax, w->events, path, out,
+                  err); /* path: =2, the one that ran beside the events */
 }
 
 /* ---- a lower bound ---- */

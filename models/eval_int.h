@@ -65,6 +65,9 @@ struct pact_model_sched {
     size_t nchan;
     schan *ch; /* nchan + 1 */
     size_t nmsg;
+    /* no operation waits for a send or a receive (none has a successor): every rank posts all it sends and
+     * receives while it runs its other operations, then only waits (eval.c, the posted path) */
+    int posted;
     /* how the preparing went (prepare.c; for the tests): ranks whose shape came from comparing their IR with
      * the last rank's, ranks whose receives were sorted by merging runs or by a count per source, and ranks
      * prepared as rank 0's schedule turned (pact_alg.rotates), not built */
@@ -89,7 +92,18 @@ static inline double op_bytes(const pact_model_sched *s, int r, uint32_t op)
 /* Event types.  FLOW_END, LAT_END and CLAIM name a flow, CLASS_END a class of flows (links.c: a class's end
  * is an event in the queue until a sharing moves it, then it waits in a heap of class ends beside the queue,
  * as the wakes do in theirs). */
-enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS_END, EV_SHARE, EV_PRIV_END };
+enum {
+    EV_FLOW_END,
+    EV_LAT_END,
+    EV_START,
+    EV_RESUME,
+    EV_WAKE,
+    EV_CLAIM,
+    EV_CLASS_END,
+    EV_SHARE,
+    EV_PRIV_END,
+    EV_POSTED_START
+};
 /* EV_PRIV_END: a message over a private link is delivered; it has no flow record (id: its channel, ver: its
  * send), and goes where a FLOW_END would (class and key). */
 /* At equal times: deliveries first, so that a rank woken at t collects everything delivered at t; port
@@ -101,7 +115,9 @@ enum { EV_FLOW_END, EV_LAT_END, EV_START, EV_RESUME, EV_WAKE, EV_CLAIM, EV_CLASS
  * match, sharing once per instant): the previous evaluator ordered ties by scheduling, and on 27 of 29,093
  * cells (pairwise alltoall under delays at 60-120 ranks) that order moved d^ by up to 1.3%, as close to SMPI
  * as before (tests/data/model-exact/ties.txt). */
-static const uint8_t ev_class[] = {0, 0, 1, 1, 2, 3, 0, 4, 0};
+/* EV_POSTED_START: the posted path's flow start (eval.c), an EV_LAT_END whose flow record is made as it
+ * starts (id: its channel, ver: its send, key: its receive). */
+static const uint8_t ev_class[] = {0, 0, 1, 1, 2, 3, 0, 4, 0, 0};
 
 typedef struct {
     double t;
@@ -131,8 +147,8 @@ typedef struct {
 /* The run of an event type (deliveries 0, flow starts 1, local operations' ends 2), or -1: the radix heap
  * only. */
 static const int8_t evq_run_of[] = {
-    [EV_FLOW_END] = 0, [EV_LAT_END] = 1,    [EV_START] = -1, [EV_RESUME] = 2,  [EV_WAKE] = -1,
-    [EV_CLAIM] = -1,   [EV_CLASS_END] = -1, [EV_SHARE] = -1, [EV_PRIV_END] = 0};
+    [EV_FLOW_END] = 0, [EV_LAT_END] = 1,    [EV_START] = -1, [EV_RESUME] = 2,   [EV_WAKE] = -1,
+    [EV_CLAIM] = -1,   [EV_CLASS_END] = -1, [EV_SHARE] = -1, [EV_PRIV_END] = 0, [EV_POSTED_START] = 1};
 
 typedef struct {
     /* rb[0] (its events in z): events at `last`; rb[1 + 16 * d + v]: events whose time's ordered bits first
@@ -525,8 +541,9 @@ typedef struct {
                          * (PACT_MODEL_SHARE_ISOLATED=0: never) */
     int share_memo;     /* links.c: share_local's checks take R's link sums once, from BN_MEMO links
                          * (PACT_MODEL_SHARE_MEMO=0: never, 2: always) */
-    int direct; /* direct.c: try the direct path first (PACT_MODEL_DIRECT: 0 never, 2 and compare the event
-                 * path's exit times with its own, to the bit) */
+    int posted;         /* eval.c: the posted path runs (deliveries raise their ranks' exits) */
+    int direct; /* eval.c, direct.c: try the posted or direct path first (PACT_MODEL_DIRECT: 0 never, 2 and
+                 * compare the event path's exit times with its own, to the bit) */
     size_t nshare_local, nshare_whole;
     double share_diff, share_diff_t; /* PACT_MODEL_SHARE_LOCAL=2: the largest relative difference, and when */
 } sim_t;

@@ -144,7 +144,8 @@ typedef struct {
     double dhat;        /* max(e_i) - max(a_i) */
     const double *exit; /* e_i, P entries, valid until the workspace's next evaluation */
     size_t events;      /* events processed, or on the direct path the ranks' runs (for speed measurements) */
-    gboolean direct;    /* the direct path evaluated it (models/direct.c), not the events */
+    int direct;         /* what evaluated it: 0 the events, 1 the direct path (models/direct.c, no events), 2
+                         * the posted path (eval.c: each rank run once, then the network's events) */
 } pact_model_result;
 
 /* Runs the P schedules: rank i starts at arrivals[i] (NULL: all at 0) and proceeds as the MPI executor

@@ -766,6 +766,11 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     for (size_t c = 0; c < s->nchan; c++)
         s->ch[c + 1].slot += s->ch[c].slot;
     s->nmsg = s->ch[s->nchan].slot;
+    s->posted = 1;
+    for (size_t i = 0; i < s->nshop && s->posted; i++) {
+        const uint8_t k = SOP_KIND(&s->op[i]);
+        s->posted = !((k == PACT_OP_SEND || k == PACT_OP_RECV) && s->op[i + 1].sfirst > s->op[i].sfirst);
+    }
     ok = TRUE;
     goto out;
 refuse:

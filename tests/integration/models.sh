@@ -503,14 +503,19 @@ check "model engine: classes alone on their links give the local sharing's answe
 # under random and ascending arrivals (a late rank's neighbour's messages pile up in one class: the class
 # followed as links.c runs it), at rendezvous sizes and in lockstep; and cells where classes share links,
 # which must take the events (direct=0); and a 1024-rank ring with thousands of such instants.  Fails when a
-# class's start does not bring V to its instant (tried).  A bad value is refused.
+# class's start does not bring V to its instant (tried).  The posted path (eval.c: no operation waits for a
+# send or a receive; each rank runs once, the queue runs the network alone) is compared the same way, on
+# model-exact's linear alltoall and linear bcast cells and here (direct=2), eager and rendezvous, in lockstep;
+# with no latency it must leave the cell to the events (direct=0).  Fails when its flows start a millionth of
+# their latency late (tried).  A bad value is refused.
 model_direct() {
     local c out
     PACT_MODEL_DIRECT=2 PACT=$PACT bash scripts/model-exact.sh -o "$TMP/direct" >/dev/null || return 1
     for c in "allreduce ring 1M random 1" "allreduce ring 64M random 1" "allreduce ring 1M no_delay 1" \
         "allreduce segmented_ring 1M ascending 1" "reduce_scatter ring 1M random 1" "allgather ring 1M random 1" \
-        "bcast scatter_allgather_ring 1M random 1" "alltoall linear 1K random 0" "alltoall pairwise 1K random 0" \
-        "allgather neighbor 1M random 0"; do
+        "bcast scatter_allgather_ring 1M random 1" "alltoall pairwise 1K random 0" "allgather neighbor 1M random 0" \
+        "alltoall linear 1K random 2" "alltoall linear 1M random 2" "alltoall linear 1K no_delay 2" \
+        "alltoall linear_sync 64K ascending 2" "bcast basic_linear 1M random 2"; do
         # shellcheck disable=SC2086 # the cell's five words
         set -- $c
         out=$(PACT_MODEL_DIRECT=2 $PACT model predict --coll "$1" --alg "$2" -P 256 --ppn 8 -m "$3" \
@@ -521,9 +526,12 @@ model_direct() {
     out=$(PACT_MODEL_DIRECT=2 $PACT model predict --coll allreduce --alg ring -P 1024 --ppn 32 -m 16M \
         --platform generic32x32 --shape ascending --skew 7.5e-3 --timing) || return 1
     grep -q " direct=1 .*status=ok" <<<"$out" || { echo "ring 16M at 1024 ranks: not direct: $out"; return 1; }
+    out=$(PACT_MODEL_DIRECT=2 $PACT model predict --coll alltoall --alg linear -P 16 -m 1K --net shared --alpha 0 \
+        --beta 1e-9 --gamma 0 --shape random --skew 1e-5 --timing) || return 1
+    grep -q " direct=0 .*status=ok" <<<"$out" || { echo "linear alltoall without latency: not the events: $out"; return 1; }
     bad_model_env PACT_MODEL_DIRECT=3 "PACT_MODEL_DIRECT=3: not 0"
 }
-check "model engine: the direct path gives the events' exit times to the bit (PACT_MODEL_DIRECT=2)" model_direct
+check "model engine: the direct and posted paths give the events' exit times to the bit (PACT_MODEL_DIRECT=2)" model_direct
 
 # predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
 # are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
