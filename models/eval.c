@@ -144,16 +144,18 @@ static uint32_t flow_new(sim_t *x, uint32_t snd, uint32_t rcv, const schan *ch)
     if (f != NONE) {
         w->ffree = w->fl[f].hl;
     } else {
-        if (w->nfl == w->cap_fl) {
-            size_t c = w->cap_fl ? 2 * w->cap_fl : 1024;
-            if (c >= NONE || !grow((void **)&w->fl, c, sizeof(flow))) {
-                x->oom = TRUE;
-                return NONE;
+        if (w->nfl_used == w->nfl) {
+            if (w->nfl == w->cap_fl) {
+                size_t c = w->cap_fl ? 2 * w->cap_fl : 1024;
+                if (c >= NONE || !grow((void **)&w->fl, c, sizeof(flow))) {
+                    x->oom = TRUE;
+                    return NONE;
+                }
+                w->cap_fl = c;
             }
-            w->cap_fl = c;
+            w->fl[w->nfl++].ver = 0;
         }
-        f = w->nfl++;
-        w->fl[f].ver = 0;
+        f = w->nfl_used++;
     }
     w->fl[f].snd = snd;
     w->fl[f].rcv = rcv;
@@ -764,9 +766,8 @@ static void events_init(sim_t *x, const double *arrivals, gboolean start)
     pact_model_eval *w = x->w;
     links_reset(x);
     w->ffree = NONE;
+    w->nfl_used = 0; /* the records from the first on, as they come (they keep their versions) */
     w->fseq = 0;
-    for (uint32_t f = w->nfl; f-- > 0;)
-        flow_free(w, f);
     w->ncend = 0;
     w->ce_flat = 0;
     w->ce_scanned = w->ce_moves = 0;

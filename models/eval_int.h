@@ -343,6 +343,9 @@ struct pact_model_eval {
     /* flows in flight: a pool with a free list */
     flow *fl;
     uint32_t nfl, ffree, fseq;
+    uint32_t nfl_used; /* records fl[0 .. nfl_used) handed out since the run started (the rest of the nfl
+                        * made: free); a new run frees them all at once, where rebuilding the free list walked
+                        * every record (a million after a linear alltoall at 1024 ranks) at each evaluation */
     /* shared links (one switch: 2 per node, up 2n and down 2n+1; else the routes' links): the classes on
      * each (an entry list), its flows and classes, its capacity; while sharing: capacity left, unfixed flows
      * and their weight, and capacity left per unit of weight.  Classes in a pool. */
