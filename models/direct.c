@@ -426,7 +426,7 @@ static int channel_quiet(const dstate *d, int r, uint32_t e, double te, double t
 
 /* When rank r, stopped at dclk[r], takes its next step: now if a request of its is complete by then, else
  * when the first known one completes (+inf: none known).  *safe: no unknown one can complete by then. */
-static double d_next(dstate *d, int r, int *safe)
+static inline __attribute__((always_inline)) double d_next(dstate *d, int r, int *safe)
 {
     const sim_t *x = d->x;
     pact_model_eval *w = x->w;
@@ -461,8 +461,11 @@ static double d_next(dstate *d, int r, int *safe)
     if (!x->rt)
         for (uint32_t i = 0; i < n && *safe; i++) {
             const uint32_t e = pend[i];
-            if (!(e & DONE_BIT) && w->mslot[w->wo[e]] == NONE && w->mtime[w->wo[e]] <= t)
-                *safe = channel_quiet(d, r, e, w->mtime[w->wo[e]], t);
+            if (e & DONE_BIT)
+                continue;
+            const uint32_t msg = w->wo[e];
+            if (w->mslot[msg] == NONE && w->mtime[msg] <= t)
+                *safe = channel_quiet(d, r, e, w->mtime[msg], t);
         }
     if (!unknown || !*safe)
         return t;
@@ -531,8 +534,8 @@ static void d_run(dstate *d, int r, int force)
         /* the requests complete by now, released in posting order; the others stay, in that order */
         uint32_t j = 0;
         for (uint32_t i = 0, n = w->rs[r].comp_n; i < n; i++) {
-            const uint32_t e = pend[i];
-            if ((e & DONE_BIT) || (w->mslot[w->wo[e]] == NONE && w->mtime[w->wo[e]] <= now))
+            const uint32_t e = pend[i], msg = (e & DONE_BIT) ? 0 : w->wo[e];
+            if ((e & DONE_BIT) || (w->mslot[msg] == NONE && w->mtime[msg] <= now))
                 release(x, r, e & ~DONE_BIT);
             else
                 pend[j++] = e;
