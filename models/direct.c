@@ -368,36 +368,21 @@ static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, double no
     const uint32_t c = s->chan[op];
     const schan *ch = &s->ch[c];
     uint32_t *pend = w->comp + s->base[r];
-    if (SOP_KIND(o) == PACT_OP_SEND) {
-        const uint32_t k = w->nsr[2 * c]++, msg = ch->slot + k;
-        const int eager = s->bval[SOP_BIDX(o)] < x->m->eager_limit;
-        w->wo[op] = msg;
-        pend[w->rs[r].comp_n++] = eager ? op | DONE_BIT : op;
-        if (w->nsr[2 * c + 1] > k) {
-            const double t1 = w->mtime[msg];
-            w->mtime[msg] = d_deliver(d, ch, op, w->mslot[msg], msg, now > t1 ? now : t1);
-            w->mslot[msg] = NONE;
-            d_wake(d, ch->dst);
-        } else {
-            w->mtime[msg] = now;
-            w->mslot[msg] = op;
-        }
-    } else {
-        const uint32_t k = w->nsr[2 * c + 1]++, msg = ch->slot + k;
-        w->wo[op] = msg;
-        pend[w->rs[r].comp_n++] = op;
-        if (w->nsr[2 * c] > k) {
-            const uint32_t snd = w->mslot[msg];
-            const double t1 = w->mtime[msg];
-            w->mtime[msg] = d_deliver(d, ch, snd, op, msg, now > t1 ? now : t1);
-            w->mslot[msg] = NONE;
-            if (!(op_bytes(s, ch->src, snd) < x->m->eager_limit))
-                d_wake(d, ch->src); /* a rendezvous send completes with its delivery */
-        } else {
-            w->mtime[msg] = now;
-            w->mslot[msg] = op;
-        }
-    }
+    const int send = SOP_KIND(o) == PACT_OP_SEND;
+    uint32_t msg, other;
+    double t1;
+    const int matched = slot_post(w, s, c, send, op, now, &msg, &other, &t1);
+    w->wo[op] = msg;
+    pend[w->rs[r].comp_n++] = send && s->bval[SOP_BIDX(o)] < x->m->eager_limit ? op | DONE_BIT : op;
+    if (!matched)
+        return;
+    const uint32_t snd = send ? op : other;
+    w->mtime[msg] = d_deliver(d, ch, snd, send ? other : op, msg, now > t1 ? now : t1);
+    w->mslot[msg] = NONE;
+    if (send)
+        d_wake(d, ch->dst);
+    else if (!(op_bytes(s, ch->src, snd) < x->m->eager_limit))
+        d_wake(d, ch->src); /* a rendezvous send completes with its delivery */
 }
 
 /* No flow of the channel of rank r's request e, beyond those matched, can start by te, where r acts next at t

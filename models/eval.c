@@ -456,31 +456,15 @@ static gboolean posted_post(sim_t *x, int r, uint32_t op, const sop *o, double n
     const pact_model_sched *s = x->s;
     const uint32_t c = s->chan[op];
     const schan *ch = &s->ch[c];
-    uint32_t snd, rcv, msg;
-    if (SOP_KIND(o) == PACT_OP_SEND) {
-        const uint32_t k = w->nsr[2 * c]++;
-        msg = ch->slot + k;
-        if (s->bval[SOP_BIDX(o)] < x->m->eager_limit)
-            posted_done(x, r, now); /* eager: complete as posted */
-        if (!(w->nsr[2 * c + 1] > k)) {
-            w->mslot[msg] = op;
-            w->mtime[msg] = now;
-            return TRUE;
-        }
-        snd = op;
-        rcv = w->mslot[msg];
-    } else {
-        const uint32_t k = w->nsr[2 * c + 1]++;
-        msg = ch->slot + k;
-        if (!(w->nsr[2 * c] > k)) {
-            w->mslot[msg] = op;
-            w->mtime[msg] = now;
-            return TRUE;
-        }
-        snd = w->mslot[msg];
-        rcv = op;
-    }
-    const double t1 = w->mtime[msg], tm = now > t1 ? now : t1; /* match: at the later post */
+    const int send = SOP_KIND(o) == PACT_OP_SEND;
+    uint32_t msg, other;
+    double t1;
+    if (send && s->bval[SOP_BIDX(o)] < x->m->eager_limit)
+        posted_done(x, r, now); /* eager: complete as posted */
+    if (!slot_post(w, s, c, send, op, now, &msg, &other, &t1))
+        return TRUE;
+    const uint32_t snd = send ? op : other, rcv = send ? other : op;
+    const double tm = now > t1 ? now : t1; /* match: at the later post */
     uint32_t l[PACT_ROUTE_MAX];
     double lat, iw, bw;
     if (pact_ev_flow_links(x, ch->src, ch->dst, l, &lat, &iw, &bw) == 0) { /* match's private link */

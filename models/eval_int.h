@@ -693,6 +693,25 @@ static inline void release(sim_t *x, int r, uint32_t op)
             ready_push(x, r, b + s->succ[k]);
 }
 
+/* The direct and posted paths' matching (direct.c, eval.c): operation op posts the next send (send) or
+ * receive of channel c at `now`, message *msg.  Where the other end was posted first: 1, with that end's
+ * operation in *other and its post time in *t1 (the slot still holds them); else 0, with op and now kept in
+ * the slot for the other end to find. */
+static inline int slot_post(pact_model_eval *w, const pact_model_sched *s, uint32_t c, int send, uint32_t op,
+                            double now, uint32_t *msg, uint32_t *other, double *t1)
+{
+    const uint32_t k = w->nsr[2 * c + !send]++;
+    *msg = s->ch[c].slot + k;
+    if (!(w->nsr[2 * c + send] > k)) {
+        w->mtime[*msg] = now;
+        w->mslot[*msg] = op;
+        return 0;
+    }
+    *other = w->mslot[*msg];
+    *t1 = w->mtime[*msg];
+    return 1;
+}
+
 static inline double local_cost(const sim_t *x, const sop *o)
 {
     switch (SOP_KIND(o)) {
