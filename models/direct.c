@@ -324,8 +324,7 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, 
     int n = pact_ev_flow_links(x, ch->src, ch->dst, l, &lat, &iw, &bw);
     const double sent = op_bytes(x->s, ch->src, snd), bytes = sent + x->m->envelope;
     if (n == 0) {
-        double t = tm + lat, dt = bytes / bw;
-        end = t + (dt > 0 ? dt : 0);
+        end = private_end(x, tm, lat, bw, sent);
     } else {
         const double t0 = tm + lat;
         if (!(t0 > tm)) { /* no latency: its start would join the instant that matched it */

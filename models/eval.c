@@ -265,8 +265,8 @@ static void match(sim_t *x, uint32_t snd, uint32_t rcv, uint32_t c, const schan 
         double lat, iw, bw;
         if (pact_ev_flow_links(x, ch->src, ch->dst, l, &lat, &iw, &bw) == 0) {
             /* a private link: latency, then the bytes at its rate, known now; no flow record */
-            double t = now + lat, dt = (op_bytes(s, ch->src, snd) + x->m->envelope) / bw;
-            pushed = ev_push(w, t + (dt > 0 ? dt : 0), EV_PRIV_END, c, snd, rcv);
+            pushed =
+                ev_push(w, private_end(x, now, lat, bw, op_bytes(s, ch->src, snd)), EV_PRIV_END, c, snd, rcv);
         } else {
             if ((f = flow_new(x, snd, rcv, ch)) == NONE)
                 return;
@@ -468,10 +468,9 @@ static gboolean posted_post(sim_t *x, int r, uint32_t op, const sop *o, double n
     uint32_t l[PACT_ROUTE_MAX];
     double lat, iw, bw;
     if (pact_ev_flow_links(x, ch->src, ch->dst, l, &lat, &iw, &bw) == 0) { /* match's private link */
-        double t = tm + lat, dt = (op_bytes(s, ch->src, snd) + x->m->envelope) / bw;
-        const double end = t + (dt > 0 ? dt : 0);
+        const double sent = op_bytes(s, ch->src, snd), end = private_end(x, tm, lat, bw, sent);
         posted_done(x, ch->dst, end);
-        if (!(op_bytes(s, ch->src, snd) < x->m->eager_limit))
+        if (!(sent < x->m->eager_limit))
             posted_done(x, ch->src, end);
         return TRUE;
     }

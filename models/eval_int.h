@@ -601,6 +601,15 @@ static inline int pact_ev_flow_links(const sim_t *x, int a, int b, uint32_t *l, 
     return 2;
 }
 
+/* A message of `sent` bytes over a private link (pact_ev_flow_links 0: latency lat, rate bw), matched at tm:
+ * delivered its latency and then its bytes and envelope later.  The events (match), the direct path and the
+ * posted path all take it from here, so that their times are the same bits. */
+static inline double private_end(const sim_t *x, double tm, double lat, double bw, double sent)
+{
+    const double t = tm + lat, dt = (sent + x->m->envelope) / bw;
+    return t + (dt > 0 ? dt : 0);
+}
+
 /* links.c: a message's bytes start flowing at `now`; a class delivers its first flows; the rates of
  * everything that changed at `now` */
 void pact_ev_flow_start(sim_t *x, uint32_t f, double now);
