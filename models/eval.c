@@ -215,6 +215,15 @@ static inline void posted_done(sim_t *x, int r, double t)
         w->exit[r] = t;
 }
 
+/* The posted path: a message of `sent` bytes from src to dst delivered at t completes its receive, and its
+ * send where that was a rendezvous (an eager send completed as posted). */
+static inline void posted_delivered(sim_t *x, int src, int dst, double sent, double t)
+{
+    posted_done(x, dst, t);
+    if (!(sent < x->m->eager_limit))
+        posted_done(x, src, t);
+}
+
 void pact_ev_deliver(sim_t *x, uint32_t f, double now)
 {
     const flow *fl = &x->w->fl[f];
@@ -222,9 +231,7 @@ void pact_ev_deliver(sim_t *x, uint32_t f, double now)
     int src = fl->src, dst = fl->dst;
     flow_free(x->w, f);
     if (x->posted) {
-        posted_done(x, dst, now);
-        if (!(op_bytes(x->s, src, snd) < x->m->eager_limit))
-            posted_done(x, src, now);
+        posted_delivered(x, src, dst, op_bytes(x->s, src, snd), now);
         return;
     }
     request_done(x, dst, rcv, now);
@@ -468,10 +475,8 @@ static gboolean posted_post(sim_t *x, int r, uint32_t op, const sop *o, double n
     uint32_t l[PACT_ROUTE_MAX];
     double lat, iw, bw;
     if (pact_ev_flow_links(x, ch->src, ch->dst, l, &lat, &iw, &bw) == 0) { /* match's private link */
-        const double sent = op_bytes(s, ch->src, snd), end = private_end(x, tm, lat, bw, sent);
-        posted_done(x, ch->dst, end);
-        if (!(sent < x->m->eager_limit))
-            posted_done(x, ch->src, end);
+        const double sent = op_bytes(s, ch->src, snd);
+        posted_delivered(x, ch->src, ch->dst, sent, private_end(x, tm, lat, bw, sent));
         return TRUE;
     }
     if (!(tm + lat > tm))
@@ -978,8 +983,8 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
             }
         g_free(dex);
     }
-    return finish(&x, amin, amax, w->events, path, out,
-                  err); /* path: =2, the one that ran beside the events */
+    /* path: with PACT_MODEL_DIRECT=2, the posted or direct path that ran beside the events */
+    return finish(&x, amin, amax, w->events, path, out, err);
 }
 
 /* ---- a lower bound ---- */
