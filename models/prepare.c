@@ -6,7 +6,8 @@
  * together took 400 MB).  A rank whose schedule has the shape of one before it (eval_int.h: the same records,
  * dependencies and successors) shares that shape's records; it keeps its channels only.  Channels are
  * numbered per receiving rank from its own receives, sorted by (source, tag); each send then finds its
- * channel by binary search in its destination's list: no table of P^2 keys.  Where every rank runs rank 0's
+ * channel by binary search in its destination's list: no table of P^2 keys; where the posted path does not
+ * run, the channels are then numbered again in order of first use (renumber).  Where every rank runs rank 0's
  * schedule turned by its rank (pact_alg.rotates, checked on three ranks built in full), the other ranks are
  * not built: each gets rank 0's shape, and its channels from rank 0's, turned. */
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
@@ -175,6 +176,8 @@ typedef struct {
     uint32_t *ccur;       /* P: per destination, its first channel from a source not passed yet */
     uint32_t *sfirst;     /* P + 1: rank r's sends are sends[sfirst[r]] .. (read no operation to find it) */
     uint32_t *crecv;      /* receives per channel */
+    uint32_t *nuse;       /* by_use (renumber): per position in a rank's operations + 1, the channels whose
+                           * first send is there */
     msg_key *keys;        /* one rank's receives */
     msg_key *mk;          /* room to merge them */
     size_t cap_mk;
@@ -288,6 +291,60 @@ static gboolean chan_add(pact_model_sched *s, prep_t *p, int32_t src, int32_t ta
     p->ctag[s->nchan] = tag;
     p->crecv[s->nchan] = 0;
     s->nchan++;
+    return TRUE;
+}
+
+/* The channels numbered again, in order of first use (where in its rank's operations each one's first send
+ * is; channels used at one position, in the order they had: of destination, then source), where they were
+ * numbered by destination.  At an instant of an exchange like pairwise, the ranks are at about one step,
+ * each posting a send to and a receive from a rank k away: numbered by destination, the channels of that
+ * step were a channel record, its counts and its message slot apart by a whole rank's channels (12 KB at
+ * 1024 ranks, each a miss); numbered by use they are neighbours.  Not for the posted path (linear
+ * alltoall), which runs each rank's sends in one go, and its receives: numbered by destination, its
+ * receives' records are neighbours.  Every channel has a send (prepare checked that its sends are its
+ * receives); each one's destination field holds its first use, p->nuse the counts of each use, and the
+ * channels' slots their counts of messages: the slots become a prefix sum in the new order. */
+static gboolean renumber(pact_model_sched *s, prep_t *p, uint32_t maxm)
+{
+    const size_t nc = s->nchan;
+    uint32_t *nid = malloc((nc + 1) * sizeof(uint32_t));
+    schan *ch = malloc((nc + 1) * sizeof(schan));
+    if (!nid || !ch) {
+        free(nid);
+        free(ch);
+        return FALSE;
+    }
+    for (uint32_t i = 0; i < maxm; i++)
+        p->nuse[i + 1] += p->nuse[i];
+    for (int r = 0; r < s->P; r++)
+        for (size_t c = p->cfirst[r]; c < p->cfirst[r + 1]; c++) {
+            const uint32_t n = p->nuse[s->ch[c].dst]++;
+            nid[c] = n;
+            ch[n] = (schan){s->ch[c + 1].slot, s->ch[c].src, r}; /* its messages, for now */
+        }
+    uint32_t acc = 0;
+    for (size_t c = 0; c < nc; c++) {
+        const uint32_t k = ch[c].slot;
+        ch[c].slot = acc;
+        acc += k;
+    }
+    ch[nc] = (schan){acc, 0, 0};
+    /* each send and receive to its channel's new number: the kinds from the ranks' shapes (a few, in cache),
+     * the new numbers looked up a few operations ahead */
+    for (int r = 0; r < s->P; r++) {
+        const sop *o = s->op + s->shb[r];
+        const uint32_t b = s->base[r], end = s->base[r + 1];
+        for (uint32_t g = b; g < end; g++) {
+            if (g + 16 < end)
+                __builtin_prefetch(&nid[s->chan[g + 16]]);
+            const uint8_t k = SOP_KIND(&o[g - b]);
+            if (k == PACT_OP_SEND || k == PACT_OP_RECV)
+                s->chan[g] = nid[s->chan[g]];
+        }
+    }
+    free(nid);
+    free(s->ch);
+    s->ch = ch;
     return TRUE;
 }
 
@@ -709,6 +766,20 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     p.cfirst[P] = (uint32_t)s->nchan;
     p.sfirst[P] = (uint32_t)p.nsend;
     s->n = n;
+    s->posted = 1;
+    for (size_t i = 0; i < s->nshop && s->posted; i++) {
+        const uint8_t k = SOP_KIND(&s->op[i]);
+        s->posted = !((k == PACT_OP_SEND || k == PACT_OP_RECV) && s->op[i + 1].sfirst > s->op[i].sfirst);
+    }
+    /* the channels numbered by use (renumber) where the posted path does not run, and where a rank's
+     * channels take more than a cache line or so (8 or more a rank: ring allreduce has 1, and renumbering
+     * its 5 million operations at 1024 ranks took 7 ms of 28 for nothing) */
+    const gboolean by_use = !s->posted && s->nchan >= 8 * (size_t)P;
+    uint32_t maxm = 0; /* the most operations of a rank */
+    for (int r = 0; r < P; r++)
+        maxm = MAX(maxm, s->base[r + 1] - s->base[r]);
+    if (by_use && !(p.nuse = calloc((size_t)maxm + 1, sizeof(uint32_t))))
+        goto oom;
     /* Each send finds its channel among its destination's; the k-th send of a channel pairs with its k-th
      * receive, in posting order, at evaluation. */
     if (!(s->ch = calloc(s->nchan + 1, sizeof(schan))))
@@ -751,6 +822,12 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             goto out;
         }
         s->chan[q->op] = (uint32_t)lo;
+        if (by_use && s->ch[lo + 1].slot == 0) { /* its first send (a rank's come in order): where, for
+                                                  * renumber, in its destination's place until then, which
+                                                  * is on this send's line where a separate array missed */
+            s->ch[lo].dst = (int32_t)(q->op - s->base[src]);
+            p.nuse[q->op - s->base[src] + 1]++;
+        }
         s->ch[lo + 1].slot++; /* sends per channel, for now */
     }
     for (int r = 0; r < P; r++)
@@ -763,14 +840,14 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
                     p.crecv[c]);
                 goto out;
             }
-    for (size_t c = 0; c < s->nchan; c++)
-        s->ch[c + 1].slot += s->ch[c].slot;
-    s->nmsg = s->ch[s->nchan].slot;
-    s->posted = 1;
-    for (size_t i = 0; i < s->nshop && s->posted; i++) {
-        const uint8_t k = SOP_KIND(&s->op[i]);
-        s->posted = !((k == PACT_OP_SEND || k == PACT_OP_RECV) && s->op[i + 1].sfirst > s->op[i].sfirst);
+    if (by_use) {
+        if (!renumber(s, &p, maxm))
+            goto oom;
+    } else {
+        for (size_t c = 0; c < s->nchan; c++)
+            s->ch[c + 1].slot += s->ch[c].slot;
     }
+    s->nmsg = s->ch[s->nchan].slot;
     ok = TRUE;
     goto out;
 refuse:
@@ -788,6 +865,7 @@ out:
     free(p.ccur);
     free(p.sfirst);
     free(p.crecv);
+    free(p.nuse);
     free(p.keys);
     free(p.mk);
     free(p.bucket);
