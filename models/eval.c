@@ -796,17 +796,23 @@ static void events_init(sim_t *x, const double *arrivals, gboolean start)
 static void events_loop(sim_t *x)
 {
     pact_model_eval *w = x->w;
-    while ((w->q.n > 0 || w->nwake > 0 || w->ncend > 0) && !x->oom) {
-        /* the first pending wake or class end, if it comes before the queue's first event */
+    while ((w->q.n > 0 || w->nwake > 0 || w->ncend > 0 || w->share_pending) && !x->oom) {
+        /* the first pending wake, class end or sharing, if it comes before the queue's first event */
         const ce_ent *ce = pact_ev_class_next(w);
-        if (w->nwake > 0 || ce) {
+        if (w->nwake > 0 || ce || w->share_pending) {
             event k = {.t = w->wake_t,
                        .key = ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wakes[0] : 0),
                        .type = EV_WAKE};
             if (ce && (w->nwake == 0 || ce->t < k.t || (ce->t == k.t && ce->k < k.key)))
                 k = (event){.t = ce->t, .key = ce->k, .id = ce->c, .type = EV_CLASS_END};
+            if (w->share_pending && ((w->nwake == 0 && !ce) || w->share_t < k.t)) /* its class is the last */
+                k = (event){.t = w->share_t, .key = (uint64_t)ev_class[EV_SHARE] << 56, .type = EV_SHARE};
             if (!evq_next_before_in(&w->q, &k)) {
                 w->events++;
+                if (k.type == EV_SHARE) {
+                    pact_ev_share(x, k.t);
+                    continue;
+                }
                 if (k.type == EV_CLASS_END) {
                     pact_ev_class_pop(w);
                     pact_ev_class_end(x, k.id, k.t);
@@ -871,9 +877,6 @@ static void events_loop(sim_t *x)
                 pact_ev_class_end(x, e.id, now);
                 wake_now(x, now);
             }
-            break;
-        case EV_SHARE:
-            pact_ev_share(x, now);
             break;
         }
     }

@@ -6,7 +6,8 @@
  * puts 10^6 flows on 32 nodes' 64 links; one switch has at most nodes^2 classes).  A class delivers its flows
  * in order of the bytes each needs against the class's virtual service, V(t) = integral of its rate: a rate
  * change reschedules one event per class, not one per flow.  Rates are recomputed once per instant for
- * every link touched in it (EV_SHARE), not once per flow that starts or stops.  One switch is the route of
+ * every link touched in it (EV_SHARE, the instant's last event), not once per flow that starts or stops.  One
+ * switch is the route of
  * two links (the source node's up link 2n, the destination's down link 2n+1) of capacity 1/beta and weight
  * 1.  SimGrid's LMM solver does the same progressive filling (Casanova et al., "Versatile, scalable and
  * accurate simulation of distributed applications and platforms", JPDC 2014), weighting each flow by
@@ -78,10 +79,9 @@ static void mark_dirty(sim_t *x, uint32_t l, double now)
         w->lk[l].dirty = 1;
         w->dirty[w->ndirty++] = l;
     }
-    if (!w->share_pending) {
+    if (!w->share_pending) { /* the instant's last event: it waits beside the queue (events_loop) */
         w->share_pending = 1;
-        if (!ev_push(w, now, EV_SHARE, 0, 0, 0))
-            x->oom = TRUE;
+        w->share_t = now;
     }
 }
 
