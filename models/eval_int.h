@@ -70,8 +70,11 @@ struct pact_model_sched {
     int posted;
     /* how the preparing went (prepare.c; for the tests): ranks whose shape came from comparing their IR with
      * the last rank's, ranks whose receives were sorted by merging runs or by a count per source, and ranks
-     * prepared as rank 0's schedule turned (pact_alg.rotates), not built */
+     * prepared as rank 0's schedule turned (pact_alg.rotates), not built; and how the turned ranks' channels
+     * were found: 0 each send's in its destination's list, 1 from rank 0's, numbered by destination, 2 from
+     * rank 0's, numbered by use (prepare.c, turned_setup) */
     size_t nsame_ir, nmerged, nbucketed, nturned;
+    int chturn;
 };
 
 /* prepare.c, for the tests: nonzero turns those four shortcuts off (each rank built, its shape from its

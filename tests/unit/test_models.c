@@ -525,7 +525,7 @@ static int claims_to_xor(const pact_build_args *a)
 static void test_prepare_turned(void)
 {
     const int Ps[] = {4, 5, 6, 8, 12, 16, 31, 32, 33, 48, 64, 96, 100, 128};
-    size_t sets = 0, turned = 0, whole = 0;
+    size_t sets = 0, turned = 0, whole = 0, chturn[3] = {0};
     for (size_t i = 0; i < pact_alg_count(); i++) {
         const pact_alg *a = pact_alg_at(i);
         if (!a->rotates)
@@ -556,14 +556,20 @@ static void test_prepare_turned(void)
                     sets++;
                     turned += fast->nturned > 0;
                     whole += fast->nturned == 0;
+                    g_assert_true(fast->chturn == 0 || fast->nturned > 0);
+                    chturn[fast->chturn]++;
                     pact_model_sched_free(fast);
                 }
                 pact_place_free(&pl);
             }
     }
-    g_test_message("turned: %zu schedule sets, %zu turned, %zu rank by rank", sets, turned, whole);
+    g_test_message("turned: %zu schedule sets, %zu turned, %zu rank by rank; channels of turned ranks found "
+                   "by search %zu, rotated from rank 0's %zu, by use from rank 0's %zu",
+                   sets, turned, whole, chturn[0], chturn[1], chturn[2]);
     g_assert_cmpuint(turned, >, 300);
     g_assert_cmpuint(whole, >, 50);
+    g_assert_cmpuint(chturn[1], >, 100); /* each way taken, and equal to the search's (prepared_alike) */
+    g_assert_cmpuint(chturn[2], >, 100);
     /* claims that do not hold: the checked ranks differ, and every rank is built (MPICH's pairwise exchange
      * turns by XOR at 64 ranks, not by adding; Open MPI's by adding, not by XOR) */
     const char *liars[][3] = {{"allreduce", "recursive_doubling", "+"},
