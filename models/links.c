@@ -6,12 +6,11 @@
  * puts 10^6 flows on 32 nodes' 64 links; one switch has at most nodes^2 classes).  A class delivers its flows
  * in order of the bytes each needs against the class's virtual service, V(t) = integral of its rate: a rate
  * change reschedules one event per class, not one per flow.  Rates are recomputed once per instant for
- * every link touched in it (EV_SHARE, the instant's last event), not once per flow that starts or stops.  One
- * switch is the route of
- * two links (the source node's up link 2n, the destination's down link 2n+1) of capacity 1/beta and weight
- * 1.  SimGrid's LMM solver does the same progressive filling (Casanova et al., "Versatile, scalable and
- * accurate simulation of distributed applications and platforms", JPDC 2014), weighting each flow by
- * 1/penalty on routed platforms (route.c). */
+ * every link touched in it (EV_SHARE, the instant's last event), not once per flow that starts or stops.
+ * One switch is the route of two links (the source node's up link 2n, the destination's down link 2n+1) of
+ * capacity 1/beta and weight 1.  SimGrid's LMM solver does the same progressive filling (Casanova et al.,
+ * "Versatile, scalable and accurate simulation of distributed applications and platforms", JPDC 2014),
+ * weighting each flow by 1/penalty on routed platforms (route.c). */
 #include "eval_int.h"
 
 #ifdef __SSE2__

@@ -304,6 +304,30 @@ static gboolean chan_add(pact_model_sched *s, prep_t *p, int32_t src, int32_t ta
     return TRUE;
 }
 
+/* Whether no send or receive of the shapes so far has a successor (pact_model_sched.posted: the posted path
+ * runs). */
+static int shapes_posted(const pact_model_sched *s)
+{
+    for (size_t i = 0; i < s->nshop; i++) {
+        const uint8_t k = SOP_KIND(&s->op[i]);
+        if ((k == PACT_OP_SEND || k == PACT_OP_RECV) && s->op[i + 1].sfirst > s->op[i].sfirst)
+            return 0;
+    }
+    return 1;
+}
+
+/* The channel records as prepare listed them, by destination (their slots 0, the counts to come); FALSE: out
+ * of memory. */
+static gboolean chan_records(pact_model_sched *s, const prep_t *p)
+{
+    if (!(s->ch = calloc(s->nchan + 1, sizeof(schan))))
+        return FALSE;
+    for (int r = 0; r < s->P; r++)
+        for (size_t c = p->cfirst[r]; c < p->cfirst[r + 1]; c++)
+            s->ch[c] = (schan){0, p->csrc[c], r};
+    return TRUE;
+}
+
 /* The channels numbered again, in order of first use (where in its rank's operations each one's first send
  * is; channels used at one position, in the order they had: of destination, then source), where they were
  * numbered by destination.  At an instant of an exchange like pairwise, the ranks are at about one step,
@@ -379,12 +403,7 @@ static gboolean turned_setup(pact_model_sched *s, prep_t *p, int P, int turn, si
 {
     const uint32_t m = (uint32_t)s->nchan;
     p->tfast = 0;
-    int posted = 1; /* prepare's s->posted, on rank 0's shape, which every rank has */
-    for (size_t i = 0; i < s->nshop && posted; i++) {
-        const uint8_t k = SOP_KIND(&s->op[i]);
-        posted = !((k == PACT_OP_SEND || k == PACT_OP_RECV) && s->op[i + 1].sfirst > s->op[i].sfirst);
-    }
-    const int by_use = !posted && m >= 8;
+    const int by_use = !shapes_posted(s) && m >= 8; /* rank 0's shape is every rank's */
     if ((!by_use && turn != PACT_TURN_ADD) || m == 0 || (size_t)P * m >= UINT32_MAX)
         return TRUE;
     uint32_t *cnt = calloc(m, sizeof(uint32_t));
@@ -483,11 +502,8 @@ static gboolean turned_channels(pact_model_sched *s, prep_t *p, int P, int turn,
         return TRUE;
     }
     /* numbered by destination (PACT_TURN_ADD): rank r's list is rank 0's rotated to start at jw[r] */
-    if (!(s->ch = calloc(s->nchan + 1, sizeof(schan))))
+    if (!chan_records(s, p))
         return FALSE;
-    for (int r = 0; r < P; r++)
-        for (size_t c = p->cfirst[r]; c < p->cfirst[r + 1]; c++)
-            s->ch[c] = (schan){0, p->csrc[c], r};
     for (int src = 0; src < P; src++)
         for (size_t k = 0; k < ns0; k++) {
             const msg_key *q = &p->sends[k];
@@ -904,7 +920,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             ns0 = p.nsend;
             if (turn && !turned_setup(s, &p, P, turn, nk0, ns0))
                 goto oom;
-            if (turn == PACT_TURN_XOR) { /* and where each source's receives begin among them */
+            if (turn == PACT_TURN_XOR &&
+                p.tfast != 2) { /* and where each source's receives begin among them */
                 if (!(p.kfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))))
                     goto oom;
                 for (size_t k = 0, q = 0; q <= (size_t)P; q++) {
@@ -920,11 +937,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     p.cfirst[P] = (uint32_t)s->nchan;
     p.sfirst[P] = (uint32_t)p.nsend;
     s->n = n;
-    s->posted = 1;
-    for (size_t i = 0; i < s->nshop && s->posted; i++) {
-        const uint8_t k = SOP_KIND(&s->op[i]);
-        s->posted = !((k == PACT_OP_SEND || k == PACT_OP_RECV) && s->op[i + 1].sfirst > s->op[i].sfirst);
-    }
+    s->posted = shapes_posted(s);
     /* the channels numbered by use (renumber) where the posted path does not run, and where a rank's
      * channels take more than a cache line or so (8 or more a rank: ring allreduce has 1, and renumbering
      * its 5 million operations at 1024 ranks took 7 ms of 28 for nothing) */
@@ -941,11 +954,8 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     } else {
         /* Each send finds its channel among its destination's; the k-th send of a channel pairs with its k-th
          * receive, in posting order, at evaluation. */
-        if (!(s->ch = calloc(s->nchan + 1, sizeof(schan))))
+        if (!chan_records(s, &p))
             goto oom;
-        for (int r = 0; r < P; r++)
-            for (size_t c = p.cfirst[r]; c < p.cfirst[r + 1]; c++)
-                s->ch[c] = (schan){0, p.csrc[c], r};
         /* A destination's channels are in order of source, and the sends come in order of source too: a
          * cursor per destination passes the channels of the sources done, and a send finds its channel at the
          * cursor, or by a binary search from it among its source's tags (pairwise alltoall at 1024 ranks: a
