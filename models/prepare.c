@@ -328,6 +328,27 @@ static gboolean chan_records(pact_model_sched *s, const prep_t *p)
     return TRUE;
 }
 
+/* The first channel of lo .. hi - 1 (a destination's, in order of source and tag) not before (src, tag). */
+static size_t chan_search(const prep_t *p, size_t lo, size_t hi, int32_t src, int32_t tag)
+{
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (p->csrc[mid] < src || (p->csrc[mid] == src && p->ctag[mid] < tag))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether the channels are numbered by use (renumber): where the posted path does not run, and where a rank's
+ * channels take more than a cache line or so (8 or more a rank: ring allreduce has 1, and renumbering its 5
+ * million operations at 1024 ranks took 7 ms of 28 for nothing). */
+static int numbered_by_use(int posted, size_t nchan, int P)
+{
+    return !posted && nchan >= 8 * (size_t)P;
+}
+
 /* The channels numbered again, in order of first use (where in its rank's operations each one's first send
  * is; channels used at one position, in the order they had: of destination, then source), where they were
  * numbered by destination.  At an instant of an exchange like pairwise, the ranks are at about one step,
@@ -403,7 +424,8 @@ static gboolean turned_setup(pact_model_sched *s, prep_t *p, int P, int turn, si
 {
     const uint32_t m = (uint32_t)s->nchan;
     p->tfast = 0;
-    const int by_use = !shapes_posted(s) && m >= 8; /* rank 0's shape is every rank's */
+    const int by_use =
+        numbered_by_use(shapes_posted(s), (size_t)P * m, P); /* rank 0's shape is every rank's */
     if ((!by_use && turn != PACT_TURN_ADD) || m == 0 || (size_t)P * m >= UINT32_MAX)
         return TRUE;
     uint32_t *cnt = calloc(m, sizeof(uint32_t));
@@ -420,14 +442,7 @@ static gboolean turned_setup(pact_model_sched *s, prep_t *p, int P, int turn, si
     for (size_t k = 0; k < ns0; k++) {
         const msg_key *q = &p->sends[k];
         const int32_t src = turn == PACT_TURN_XOR ? q->peer : (P - q->peer) % P;
-        uint32_t lo = 0, hi = m;
-        while (lo < hi) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (p->csrc[mid] < src || (p->csrc[mid] == src && p->ctag[mid] < q->tag))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        const uint32_t lo = (uint32_t)chan_search(p, 0, m, src, q->tag);
         if (lo == m || p->csrc[lo] != src || p->ctag[lo] != q->tag) {
             free(cnt);
             return TRUE; /* a send without a receive: the generic way says so */
@@ -920,8 +935,9 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             ns0 = p.nsend;
             if (turn && !turned_setup(s, &p, P, turn, nk0, ns0))
                 goto oom;
-            if (turn == PACT_TURN_XOR &&
-                p.tfast != 2) { /* and where each source's receives begin among them */
+            /* and for XOR where each source's receives begin among them (where the channels are not by use)
+             */
+            if (turn == PACT_TURN_XOR && p.tfast != 2) {
                 if (!(p.kfirst = malloc(((size_t)P + 1) * sizeof(uint32_t))))
                     goto oom;
                 for (size_t k = 0, q = 0; q <= (size_t)P; q++) {
@@ -938,10 +954,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
     p.sfirst[P] = (uint32_t)p.nsend;
     s->n = n;
     s->posted = shapes_posted(s);
-    /* the channels numbered by use (renumber) where the posted path does not run, and where a rank's
-     * channels take more than a cache line or so (8 or more a rank: ring allreduce has 1, and renumbering
-     * its 5 million operations at 1024 ranks took 7 ms of 28 for nothing) */
-    const gboolean by_use = !p.tfast && !s->posted && s->nchan >= 8 * (size_t)P;
+    const gboolean by_use = !p.tfast && numbered_by_use(s->posted, s->nchan, P);
     uint32_t maxm = 0; /* the most operations of a rank */
     for (int r = 0; r < P; r++)
         maxm = MAX(maxm, s->base[r + 1] - s->base[r]);
@@ -975,13 +988,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
             p.ccur[q->peer] = (uint32_t)lo;
             if (lo < hi && p.csrc[lo] == src && p.ctag[lo] == q->tag)
                 hi = lo;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (p.csrc[mid] < src || (p.csrc[mid] == src && p.ctag[mid] < q->tag))
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
+            lo = chan_search(&p, lo, hi, src, q->tag);
             if (lo == p.cfirst[q->peer + 1] || p.csrc[lo] != src || p.ctag[lo] != q->tag) {
                 int nsends = 0;
                 for (size_t j = p.sfirst[src]; j < p.sfirst[src + 1]; j++)

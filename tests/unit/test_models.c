@@ -505,6 +505,52 @@ static void test_prepare_bucketed(void)
     g_test_message("prepare: %zu ranks' receives sorted by source", bucketed);
 }
 
+/* Schedules whose sends and receives do not pair up, every rank's rank 0's turned: each rank receives once
+ * from rank - 1 (tag 0) and sends to rank + 1 twice with tag 0 (unpaired = 1), or once with tag 0 and once
+ * with tag 7, which no rank receives (unpaired = 2). */
+static int unpaired;
+static int unpaired_build(pact_sched *s, const pact_build_args *a)
+{
+    const int P = a->size, r = a->rank;
+    pact_recv(s, (r - 1 + P) % P, pact_sl(PACT_BUF_RECV, 0, 1));
+    pact_set_tag(s, 0);
+    for (int k = 0; k < 2; k++) {
+        pact_send(s, (r + 1) % P, pact_sl(PACT_BUF_SEND, 0, 1));
+        pact_set_tag(s, unpaired == 2 && k == 1 ? 7 : 0);
+    }
+    return PACT_OK;
+}
+
+static int turns_by_adding(const pact_build_args *a)
+{
+    (void)a;
+    return PACT_TURN_ADD;
+}
+
+/* Preparing refuses them with one message, whether the ranks are turned from rank 0 (turned_setup finds them
+ * unpaired, and the search that follows says where) or built one by one. */
+static void test_prepare_unpaired(void)
+{
+    const pact_alg *lin = pact_alg_find(PACT_COLL_ALLTOALL, "linear");
+    const char *want[] = {"", "2 sends from rank 7 to rank 0 (tag 0) but 1 receives",
+                          "1 sends from rank 0 to rank 1 (tag 7) but 0 receives"};
+    for (unpaired = 1; unpaired <= 2; unpaired++)
+        for (int turned = 0; turned < 2; turned++) {
+            pact_alg u = *lin;
+            u.name = "unpaired";
+            u.build = unpaired_build;
+            u.rotates = turned ? turns_by_adding : NULL;
+            pact_build_args b = args_of(&u, 8, 8);
+            GError *err = NULL;
+            pact_model_sched *s = pact_model_prepare(&u, &b, &err);
+            g_assert_null(s);
+            g_assert_nonnull(err);
+            g_test_message("unpaired %d, turned %d: %s", unpaired, turned, err->message);
+            g_assert_nonnull(strstr(err->message, want[unpaired]));
+            g_error_free(err);
+        }
+}
+
 /* Rank 0's schedule turned for the other ranks (pact_alg.rotates): every algorithm that says it turns, at P
  * and counts where it does and where it does not (blocks of unequal sizes, the ring's fallback below P),
  * gives the arrays of preparing rank by rank, to the byte, and is turned wherever it says so.  Algorithms
@@ -1172,6 +1218,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/digest", test_digest);
     g_test_add_func("/models/prepare-shortcuts", test_prepare_shortcuts);
     g_test_add_func("/models/prepare-bucketed", test_prepare_bucketed);
+    g_test_add_func("/models/prepare-unpaired", test_prepare_unpaired);
     g_test_add_func("/models/prepare-turned", test_prepare_turned);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
