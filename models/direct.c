@@ -359,20 +359,20 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, 
 
 /* Rank r posts send or receive op (record o) at `now`: its request joins the rank's pending ones, in posting
  * order; where the other end was posted first, the message is matched and its delivery known. */
-static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, double now)
+static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, uint32_t *pend, double now)
 {
     const sim_t *x = d->x;
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
     const uint32_t c = s->chan[op];
     const schan *ch = &s->ch[c];
-    uint32_t *pend = w->comp + s->base[r];
     const int send = SOP_KIND(o) == PACT_OP_SEND;
+    const double bytes = s->bval[SOP_BIDX(o)], eager = x->m->eager_limit;
     uint32_t msg, other;
     double t1;
     const int matched = slot_post(w, s, c, send, op, now, &msg, &other, &t1);
     w->wo[op] = msg;
-    pend[w->rs[r].comp_n++] = send && s->bval[SOP_BIDX(o)] < x->m->eager_limit ? op | DONE_BIT : op;
+    pend[w->rs[r].comp_n++] = send && bytes < eager ? op | DONE_BIT : op;
     if (!matched)
         return;
     const uint32_t snd = send ? op : other;
@@ -380,7 +380,7 @@ static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, double no
     w->mslot[msg] = NONE;
     if (send)
         d_wake(d, ch->dst);
-    else if (!(op_bytes(s, ch->src, snd) < x->m->eager_limit))
+    else if (!(op_bytes(s, ch->src, snd) < eager))
         d_wake(d, ch->src); /* a rendezvous send completes with its delivery */
 }
 
@@ -408,14 +408,18 @@ static int channel_quiet(const dstate *d, int r, uint32_t e, double te, double t
     return b + x->m->alpha > te;
 }
 
-/* When rank r, stopped at dclk[r], takes its next step: now if a request of its is complete by then, else
- * when the first known one completes (+inf: none known).  *safe: no unknown one can complete by then. */
-static inline __attribute__((always_inline)) double d_next(dstate *d, int r, int *safe)
+/* When rank r, stopped at dclk[r], takes its next step (its pending requests pend[0 .. n)): now if a request
+ * of its is complete by then, else when the first known one completes (+inf: none known).  *safe: no unknown
+ * one can complete by then.  *rest, where that step is now: when the first known request not complete by now
+ * completes (+inf: none), else -inf. */
+static inline __attribute__((always_inline)) double d_next(dstate *d, int r, const uint32_t *pend, uint32_t n,
+                                                           int *safe, double *rest)
 {
     const sim_t *x = d->x;
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
-    const uint32_t *pend = w->comp + s->base[r], n = w->rs[r].comp_n;
+    const uint32_t *wo = w->wo, *mslot = w->mslot;
+    const double *mtime = w->mtime;
     const double now = w->dclk[r];
     double tmin = INFINITY;
     int ready = 0, unknown = 0;
@@ -426,9 +430,9 @@ static inline __attribute__((always_inline)) double d_next(dstate *d, int r, int
             ready = 1;
             continue;
         }
-        const uint32_t msg = w->wo[e];
-        if (w->mslot[msg] == NONE) {
-            const double t = w->mtime[msg];
+        const uint32_t msg = wo[e];
+        if (mslot[msg] == NONE) {
+            const double t = mtime[msg];
             if (t <= now)
                 ready = 1;
             else if (t < tmin)
@@ -438,32 +442,39 @@ static inline __attribute__((always_inline)) double d_next(dstate *d, int r, int
         }
     }
     const double t = ready ? now : tmin;
-    *safe = t < INFINITY;
-    if (!*safe)
+    *rest = ready ? tmin : -INFINITY;
+    if (!(t < INFINITY)) {
+        *safe = 0;
         return t;
+    }
     /* what it collects at t keeps its delivery: no later flow of its channel joins its class by then */
     if (!x->rt)
-        for (uint32_t i = 0; i < n && *safe; i++) {
+        for (uint32_t i = 0; i < n; i++) {
             const uint32_t e = pend[i];
             if (e & DONE_BIT)
                 continue;
-            const uint32_t msg = w->wo[e];
-            if (w->mslot[msg] == NONE && w->mtime[msg] <= t)
-                *safe = channel_quiet(d, r, e, w->mtime[msg], t);
+            const uint32_t msg = wo[e];
+            if (mslot[msg] == NONE && mtime[msg] <= t && !channel_quiet(d, r, e, mtime[msg], t)) {
+                *safe = 0;
+                return t;
+            }
         }
-    if (!unknown || !*safe)
-        return t;
     /* an unknown request completes after its other end's post: no earlier than that rank's dclk, nor than
      * the time before which, as a stop of every rank showed, nothing happens (gvt) */
-    for (uint32_t i = 0; i < n && *safe; i++) {
-        const uint32_t e = pend[i];
-        if ((e & DONE_BIT) || w->mslot[w->wo[e]] == NONE)
-            continue;
-        const schan *ch = &s->ch[s->chan[e]];
-        const int peer = SOP_KIND(op_rec(s, r, e)) == PACT_OP_SEND ? ch->dst : ch->src;
-        const double tp = w->mtime[w->wo[e]];
-        *safe = tp >= t || w->dclk[peer] >= t || d->gvt >= t;
-    }
+    if (unknown)
+        for (uint32_t i = 0; i < n; i++) {
+            const uint32_t e = pend[i];
+            if ((e & DONE_BIT) || mslot[wo[e]] == NONE)
+                continue;
+            const schan *ch = &s->ch[s->chan[e]];
+            const int peer = SOP_KIND(op_rec(s, r, e)) == PACT_OP_SEND ? ch->dst : ch->src;
+            const double tp = mtime[wo[e]];
+            if (!(tp >= t || w->dclk[peer] >= t || d->gvt >= t)) {
+                *safe = 0;
+                return t;
+            }
+        }
+    *safe = 1;
     return t;
 }
 
@@ -473,17 +484,21 @@ static void d_run(dstate *d, int r, int force)
     sim_t *x = d->x;
     pact_model_eval *w = x->w;
     const pact_model_sched *s = x->s;
-    const uint32_t nops = s->base[r + 1] - s->base[r];
-    uint32_t *pend = w->comp + s->base[r];
+    /* the rank's operations b .. e, their records ro[op - b]: loaded once (a byte's store, as of rs's flags,
+     * may alias anything, and the compiler loaded them again at each use) */
+    const uint32_t b = s->base[r], e = s->base[r + 1], nops = e - b;
+    const sop *ro = s->op + s->shb[r];
+    uint32_t *pend = w->comp + b;
+    rstate *q = &w->rs[r];
     double now = w->dclk[r];
     d->runs++;
     for (;;) {
-        while (w->rs[r].heap_n > 0) {
+        while (q->heap_n > 0) {
             const uint32_t op = ready_pop(x, r);
-            const sop *o = op_rec(s, r, op);
+            const sop *o = ro + (op - b);
             const uint8_t k = SOP_KIND(o);
             if (k == PACT_OP_SEND || k == PACT_OP_RECV) {
-                d_post(d, r, op, o, now);
+                d_post(d, r, op, o, pend, now);
                 if (d->fail)
                     return;
                 continue;
@@ -491,24 +506,25 @@ static void d_run(dstate *d, int r, int force)
             const double cost = local_cost(x, o);
             if (cost > 0)
                 now = now + cost; /* eval.c: EV_RESUME at now + cost */
-            release(x, r, op);
+            release_rec(x, r, op, o, b, e);
         }
         w->dclk[r] = now;
-        if (w->rs[r].done == nops) {
+        if (q->done == nops) {
             w->exit[r] = now;
             w->dclk[r] = INFINITY; /* it posts nothing more */
-            w->rs[r].waiting = 0;
+            q->waiting = 0;
             d->ndone++;
             return;
         }
         int safe;
-        const double t = d_next(d, r, &safe);
+        double rest;
+        const double t = d_next(d, r, pend, q->comp_n, &safe, &rest);
         if (d->scanned > d->budget) {
             d->fail = 1;
             return;
         }
         if (!(safe || (force && t < INFINITY))) {
-            w->rs[r].waiting = 1;
+            q->waiting = 1;
             w->dnext[r] = t; /* for d_unblock */
             return;
         }
@@ -516,15 +532,32 @@ static void d_run(dstate *d, int r, int force)
         now = t;
         w->dclk[r] = now;
         /* the requests complete by now, released in posting order; the others stay, in that order */
+        const uint32_t *wo = w->wo, *mslot = w->mslot;
+        const double *mtime = w->mtime;
         uint32_t j = 0;
-        for (uint32_t i = 0, n = w->rs[r].comp_n; i < n; i++) {
-            const uint32_t e = pend[i], msg = (e & DONE_BIT) ? 0 : w->wo[e];
-            if ((e & DONE_BIT) || (w->mslot[msg] == NONE && w->mtime[msg] <= now))
-                release(x, r, e & ~DONE_BIT);
-            else
-                pend[j++] = e;
+        for (uint32_t i = 0, n = q->comp_n; i < n; i++) {
+            const uint32_t pe = pend[i], msg = (pe & DONE_BIT) ? 0 : wo[pe];
+            if ((pe & DONE_BIT) || (mslot[msg] == NONE && mtime[msg] <= now)) {
+                const uint32_t op = pe & ~DONE_BIT;
+                release_rec(x, r, op, ro + (op - b), b, e);
+            } else {
+                pend[j++] = pe;
+            }
         }
-        w->rs[r].comp_n = j;
+        q->comp_n = j;
+        /* what d_next would find now where what it collected made nothing ready: every request left unknown
+         * (those known complete after `rest`, none here), so no step, and the rank stops (in lockstep, after
+         * collecting its eager send, at every step of a ring) */
+        if (rest == INFINITY && q->heap_n == 0 && q->done != nops) {
+            d->scanned += j;
+            if (d->scanned > d->budget) {
+                d->fail = 1;
+                return;
+            }
+            q->waiting = 1;
+            w->dnext[r] = INFINITY;
+            return;
+        }
     }
 }
 
@@ -535,7 +568,7 @@ static gboolean d_unblock(dstate *d)
     sim_t *x = d->x;
     pact_model_eval *w = x->w;
     const int P = x->s->P;
-    double *next = w->dnext;
+    double *next = w->dnext, rest;
     int safe;
     for (;;) {
         /* each stopped rank's next step as of its stop: no later than it is now (a request that becomes
@@ -551,7 +584,8 @@ static gboolean d_unblock(dstate *d)
          * nothing it posts completes by tstar */
         int ran = 0;
         for (int r = 0; r < P && !d->fail; r++)
-            if (w->rs[r].waiting && next[r] == tstar && (next[r] = d_next(d, r, &safe)) == tstar) {
+            if (w->rs[r].waiting && next[r] == tstar &&
+                (next[r] = d_next(d, r, w->comp + x->s->base[r], w->rs[r].comp_n, &safe, &rest)) == tstar) {
                 w->rs[r].waiting = 0;
                 d_run(d, r, 1);
                 ran = 1;

@@ -538,6 +538,7 @@ typedef struct {
     const pact_model_sched *s;
     const pact_model_params *m;
     int ppn;
+    uint64_t ppn_m; /* pact_div_m(ppn), where ppn > 1: node_of */
     gboolean oom;
     const pact_model_routes *rt; /* shared links along routes, or NULL */
     gboolean prefetch;           /* eval.c: fetch each rank's records ahead */
@@ -566,14 +567,29 @@ typedef struct {
  * always; a large number: the scan always). */
 #define FILL_SCAN 128
 
+/* a / d for a 32-bit a, by the multiplier m = pact_div_m(d) (d >= 2): the high 64 bits of m a, exact for
+ * every 32-bit a and d (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019, with F = 64 =
+ * 2N). A message's links ask for two ranks' nodes (and whether they share one): four divisions a message, a
+ * hardware division's latency each, where this is a multiplication. */
+static inline uint64_t pact_div_m(uint32_t d)
+{
+    return UINT64_MAX / d + 1;
+}
+
+static inline uint32_t pact_div_by(uint32_t a, uint64_t m)
+{
+    __extension__ typedef unsigned __int128 u128;
+    return (uint32_t)(((u128)m * a) >> 64);
+}
+
 static inline int node_of(const sim_t *x, int r)
 {
-    return x->ppn > 1 ? r / x->ppn : r;
+    return x->ppn > 1 ? (int)pact_div_by((uint32_t)r, x->ppn_m) : r;
 }
 
 static inline int same_node(const sim_t *x, int a, int b)
 {
-    return x->ppn > 1 && a / x->ppn == b / x->ppn;
+    return x->ppn > 1 && pact_div_by((uint32_t)a, x->ppn_m) == pact_div_by((uint32_t)b, x->ppn_m);
 }
 
 /* eval.c: each rank's state, dependencies and ready operations as an evaluation starts (exit: its arrival) */
@@ -692,14 +708,14 @@ static inline uint32_t ready_pop(sim_t *x, int r)
 #define PREFETCH 16
 #define PREFETCH_RANKS 16384
 
-static inline void release(sim_t *x, int r, uint32_t op)
+/* Operation op of rank r done, its record o given (b, e: the rank's first operation and the next rank's):
+ * each successor whose last predecessor it was is ready. */
+static inline void release_rec(sim_t *x, int r, uint32_t op, const sop *o, uint32_t b, uint32_t e)
 {
     const pact_model_sched *s = x->s;
     uint32_t *wo = x->w->wo;
-    const uint32_t b = s->base[r];
-    const sop *o = &s->op[s->shb[r] + (op - b)];
     x->w->rs[r].done++;
-    if (x->prefetch && op + PREFETCH < s->base[r + 1]) { /* its own: a rank of a few operations, nothing */
+    if (x->prefetch && op + PREFETCH < e) { /* its own: a rank of a few operations, nothing */
         __builtin_prefetch(o + PREFETCH);
         __builtin_prefetch(&wo[op + PREFETCH], 1);
         __builtin_prefetch(&s->chan[op + PREFETCH]);
@@ -708,6 +724,13 @@ static inline void release(sim_t *x, int r, uint32_t op)
     for (uint32_t k = o[0].sfirst; k < o[1].sfirst; k++)
         if (--wo[b + s->succ[k]] == 0)
             ready_push(x, r, b + s->succ[k]);
+}
+
+static inline void release(sim_t *x, int r, uint32_t op)
+{
+    const pact_model_sched *s = x->s;
+    const uint32_t b = s->base[r];
+    release_rec(x, r, op, &s->op[s->shb[r] + (op - b)], b, s->base[r + 1]);
 }
 
 /* The direct and posted paths' matching (direct.c, eval.c): operation op posts the next send (send) or

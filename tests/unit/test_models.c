@@ -1021,6 +1021,33 @@ static void test_ready_queue(void)
     g_rand_free(rng);
 }
 
+/* The nodes of ranks by a multiplication (eval_int.h, pact_div_by) equal the division's: every divisor from 2
+ * to 4,100 (processes per node), every dividend below 2^17 (divisors below 64) or 4,096 (the others), and
+ * random ones to 2^31, besides each divisor's extremes; a multiplier one less (UINT64_MAX / d, the rounding
+ * down) gives a wrong quotient somewhere, which the test sees too. */
+static void test_node_division(void)
+{
+    GRand *rng = g_rand_new_with_seed(9);
+    size_t checked = 0, wrong_down = 0;
+    for (uint32_t d = 2; d <= 4100; d++) {
+        const uint64_t m = pact_div_m(d), m_down = UINT64_MAX / d;
+        const uint32_t fixed[] = {0, 1, d - 1, d, d + 1, 2 * d - 1, INT32_MAX, UINT32_MAX - 1, UINT32_MAX};
+        for (size_t i = 0; i < G_N_ELEMENTS(fixed); i++, checked++) {
+            g_assert_cmpuint(pact_div_by(fixed[i], m), ==, fixed[i] / d);
+            wrong_down += pact_div_by(fixed[i], m_down) != fixed[i] / d;
+        }
+        for (uint32_t a = 0; a < (d < 64 ? (1u << 17) : 4096u); a++, checked++)
+            g_assert_cmpuint(pact_div_by(a, m), ==, a / d);
+        for (int k = 0; k < 200; k++, checked++) {
+            const uint32_t a = (uint32_t)g_rand_int_range(rng, 0, INT32_MAX);
+            g_assert_cmpuint(pact_div_by(a, m), ==, a / d);
+        }
+    }
+    g_assert_cmpuint(checked, >, 10000000);
+    g_assert_cmpuint(wrong_down, >, 0);
+    g_rand_free(rng);
+}
+
 static void test_event_queue(void)
 {
     GRand *rng = g_rand_new_with_seed(17);
@@ -1220,6 +1247,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/prepare-bucketed", test_prepare_bucketed);
     g_test_add_func("/models/prepare-unpaired", test_prepare_unpaired);
     g_test_add_func("/models/prepare-turned", test_prepare_turned);
+    g_test_add_func("/models/node-division", test_node_division);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
     return rc;
