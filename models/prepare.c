@@ -403,9 +403,10 @@ static gboolean renumber(pact_model_sched *s, prep_t *p, uint32_t maxm)
     return TRUE;
 }
 
-/* Rank r's peer for rank 0's peer q (pact_alg.rotates: PACT_TURN_ADD or PACT_TURN_XOR); both are ranks, so
- * their sum is below 2P, and one subtraction takes it modulo P (a division each, for each of a million sends,
- * was a fifth of preparing ring allreduce at 1024 ranks). */
+/* Rank r's peer for rank 0's peer q (pact_alg.rotates: PACT_TURN_ADD or PACT_TURN_XOR); both are ranks
+ * (ir_turned and the schedules' check make sure), so their sum is below 2P, and one subtraction takes it
+ * modulo P: a division for each of a million sends and receives at 1024 ranks, which with turned_channels'
+ * and prepare's own took half of preparing ring allreduce (0.020 s, 0.011 without them). */
 static inline int32_t turned_peer(int32_t q, int r, int P, int kind)
 {
     const int64_t v = (int64_t)q + r;
