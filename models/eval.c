@@ -40,7 +40,7 @@ void pact_model_eval_free(pact_model_eval *w)
                  w->comp_l, w->comp_c, w->dirty,    w->lheap,  w->cend,  w->rec,  w->csort, w->lkey,
                  w->lbt,    w->chb,    w->ccsr,     w->pstart, w->bused, w->btop, w->bok,   w->lbm,
                  w->lbw,    w->lbmt,   w->mtime,    w->dclk,   w->dnext, w->dlk,  w->dln,   w->dlfloor,
-                 w->dend,   w->dwl,    w->dbid,     w->dcs,    w->d1,    w->d1t0, w->dcp};
+                 w->dend,   w->dwl,    w->dbid,     w->dcs,    w->d1,    w->d1t0, w->dcp,   w->cend_t};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     if (w->cmap)
@@ -608,11 +608,13 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * sums taken once a round in every local sharing.  The last five give the same answers to the bit.
  * PACT_MODEL_DIRECT (direct.c, and the posted path above): 0, the rank events always; 2, the posted or the
  * direct path and then the events, an evaluation failing where a rank's exit time differs by a bit; the same
- * answers either way (the direct path runs only with the sharing's defaults).  For the tests. */
+ * answers either way (the direct path runs only with the sharing's defaults).  PACT_MODEL_AVX2=0 (links.c):
+ * share_dense's filling and the flat class ends' scan without AVX2, the same bits.  For the tests. */
 static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, int *isolated,
-                          int *memo, int *direct, GError **err)
+                          int *memo, int *direct, int *avx2, GError **err)
 {
-    return digit_env(
+    return digit_env("PACT_MODEL_AVX2", 1, "0 (never) or 1 (where the processor has it)", avx2, err) &&
+           digit_env(
                "PACT_MODEL_DIRECT", 2,
                "0 (events always), 1 (the posted or direct path where one applies) or 2 (both, compared)",
                direct, err) &&
@@ -637,8 +639,8 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, in
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    int l = 1, k = 1, d = 1, f = 1, i = 1, m = 1, dp = 1;
-    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, &m, &dp, err);
+    int l = 1, k = 1, d = 1, f = 1, i = 1, m = 1, dp = 1, a = 1;
+    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, &m, &dp, &a, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -663,11 +665,15 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .share_isolated = 1,
                  .share_memo = 1,
                  .direct = 1};
-    int ce_flat = 1;
+    int ce_flat = 1, avx2 = 1;
     if (!fill_scan_env(&x->fill_scan, err) ||
         !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, &ce_flat, &x->share_isolated,
-                   &x->share_memo, &x->direct, err))
+                   &x->share_memo, &x->direct, &avx2, err))
         return FALSE;
+    w->avx2 = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+    w->avx2 = avx2 && __builtin_cpu_supports("avx2");
+#endif
     w->ce_flat_on = ce_flat == 0 ? UINT32_MAX : ce_flat == 2 ? 0 : CE_FLAT_ON;
     w->ce_adapt = ce_flat == 1;
     w->rt = NULL;

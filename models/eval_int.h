@@ -367,6 +367,10 @@ struct pact_model_eval {
     uint64_t ce_scanned, ce_moves; /* flat: entries scanned for the least, and moves (CE_SCAN_PER_LEVEL) */
     uint8_t ce_adapt;              /* whether flat ends become a heap for good once their scans cost more */
     uint8_t ce_flat;
+    double *cend_t; /* ce_flat: each entry's t, apart, for a scan four at a time (avx2) */
+    /* links.c: AVX2's paths (share_dense, the flat class ends' scan): the processor has it and
+     * PACT_MODEL_AVX2 is not 0; the same bits either way */
+    int avx2;
     uint32_t nlinks;
     slink *lk;
     uint32_t *comp_l, *comp_c, *dirty, *lheap;
@@ -392,14 +396,16 @@ struct pact_model_eval {
     const pact_model_routes *rt; /* the params' platform's routes (route.c), or NULL: one switch */
     /* one switch of at most DENSE_NODES nodes (links.c, share_dense): the classes in flight as a matrix, from
      * node u's up link to node d's down link: bit d of dum[u] and bit u of ddm[d], class dcid[u * DENSE_NODES
-     * + d]; while sharing, the classes fixed, by the same bits (dfu, dfd) */
+     * + d] and its flows dn[u * DENSE_NODES + d] = dnt[d * DENSE_NODES + u] (what the sharing reads of each
+     * class it fixes: read from the class's record, a load behind another of its id, each in a line of its
+     * own) */
     int dense;
     /* one switch past DENSE_NODES nodes (or with PACT_MODEL_SHARE_DENSE=0): the classes in flight by their
      * two links, (up link << 32 | down link) -> class + 1 (links.c, class_get) */
     int cmapped;
     GHashTable *cmap;
-    uint64_t dum[DENSE_NODES], ddm[DENSE_NODES], dfu[DENSE_NODES], dfd[DENSE_NODES];
-    uint32_t dcid[DENSE_NODES * DENSE_NODES];
+    uint64_t dum[DENSE_NODES], ddm[DENSE_NODES];
+    uint32_t dcid[DENSE_NODES * DENSE_NODES], dn[DENSE_NODES * DENSE_NODES], dnt[DENSE_NODES * DENSE_NODES];
     evq q;
     size_t events;
     /* pact_model_bounds: each operation's earliest start, then its earliest end, under each pattern (lbt[op

@@ -16,6 +16,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2 1
+#endif
 
 /* Class c's k-th link, as an entry of that link's list of classes. */
 #define ENTRY(c, k) ((c) * (uint32_t)PACT_ROUTE_MAX + (uint32_t)(k))
@@ -101,6 +105,13 @@ static inline void ce_set(pact_model_eval *w, uint32_t i, const ce_ent *e)
     w->chpos[e->c] = i;
 }
 
+/* Entry i of the flat class ends is e (its t in cend_t too). */
+static inline void ce_flat_put(pact_model_eval *w, uint32_t i, const ce_ent *e)
+{
+    w->cend[i] = *e;
+    w->cend_t[i] = e->t;
+}
+
 static void ce_up(pact_model_eval *w, uint32_t i)
 {
     ce_ent e = w->cend[i];
@@ -140,7 +151,7 @@ static inline void ce_flat_set(pact_model_eval *w, uint32_t i, const ce_ent *e)
     } else if (w->ce_min != NONE && ce_before(e, &w->cend[w->ce_min])) {
         w->ce_min = i;
     }
-    w->cend[i] = *e;
+    ce_flat_put(w, i, e);
 }
 
 /* The flat class ends a heap again (Floyd's), built in place. */
@@ -183,6 +194,8 @@ static __attribute__((noinline)) gboolean ce_schedule_heap(pact_model_eval *w, u
     if (w->ncend >= w->ce_flat_on) { /* flat from here: the heap's least is its first */
         w->ce_flat = 1;
         w->ce_min = 0;
+        for (uint32_t k = 0; k < w->ncend; k++)
+            w->cend_t[k] = w->cend[k].t;
     }
     return TRUE;
 }
@@ -198,18 +211,61 @@ static inline gboolean ce_schedule(pact_model_eval *w, uint32_t c, double t, uin
     return TRUE;
 }
 
+#ifdef HAVE_AVX2
+/* The least flat class end with AVX2: the least t of cend_t, four at a time, then of the entries at that t
+ * the least key (pact_ev_class_scan's scalar scan: a branch per entry of 24 bytes, a twelfth of linear
+ * alltoall's instructions at 1024 ranks). */
+__attribute__((target("avx2"))) static uint32_t ce_least_avx2(const pact_model_eval *w)
+{
+    const double *t = w->cend_t;
+    const uint32_t n = w->ncend;
+    __m256d a = _mm256_set1_pd(INFINITY), b = a;
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        a = _mm256_min_pd(_mm256_loadu_pd(t + i), a);
+        b = _mm256_min_pd(_mm256_loadu_pd(t + i + 4), b);
+    }
+    a = _mm256_min_pd(a, b);
+    __m128d h = _mm_min_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));
+    h = _mm_min_sd(h, _mm_unpackhi_pd(h, h));
+    double m = _mm_cvtsd_f64(h);
+    for (; i < n; i++)
+        m = t[i] < m ? t[i] : m;
+    const __m256d mm = _mm256_set1_pd(m);
+    uint32_t best = NONE;
+    for (i = 0; i + 4 <= n; i += 4)
+        for (uint32_t q = (uint32_t)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(t + i), mm, _CMP_EQ_OQ));
+             q; q &= q - 1) {
+            const uint32_t j = i + (uint32_t)__builtin_ctz(q);
+            if (best == NONE || w->cend[j].k < w->cend[best].k)
+                best = j;
+        }
+    for (; i < n; i++)
+        if (t[i] == m && (best == NONE || w->cend[i].k < w->cend[best].k))
+            best = i;
+    return best;
+}
+#endif
+
 /* The least entry, by a scan whose branch is rarely taken (a running least moves about ln n times in n
  * entries in no order). */
 void pact_ev_class_scan(pact_model_eval *w)
 {
     const ce_ent *e = w->cend;
-    double m = e[0].t;
     uint32_t b = 0, n = w->ncend;
-    for (uint32_t i = 1; i < n; i++)
-        if (__builtin_expect(e[i].t <= m, 0) && (e[i].t < m || e[i].k < e[b].k)) {
-            m = e[i].t;
-            b = i;
-        }
+#ifdef HAVE_AVX2
+    if (w->avx2) {
+        b = ce_least_avx2(w);
+    } else
+#endif
+    {
+        double m = e[0].t;
+        for (uint32_t i = 1; i < n; i++)
+            if (__builtin_expect(e[i].t <= m, 0) && (e[i].t < m || e[i].k < e[b].k)) {
+                m = e[i].t;
+                b = i;
+            }
+    }
     w->ce_min = b;
     w->ce_scanned += n;
     if (w->ce_adapt && w->ce_scanned > CE_SCAN_FLOOR &&
@@ -232,8 +288,11 @@ void pact_ev_class_pop(pact_model_eval *w)
     uint32_t c = w->cend[i].c;
     w->chpos[c] = NONE;
     w->cl[c].where = 0;
-    if (--w->ncend > i)
+    if (--w->ncend > i) {
         ce_set(w, i, &w->cend[w->ncend]);
+        if (w->ce_flat)
+            w->cend_t[i] = w->cend_t[w->ncend];
+    }
     if (!w->ce_flat) {
         if (w->ncend > 0)
             ce_down(w, 0);
@@ -306,7 +365,8 @@ static uint32_t class_get(sim_t *x, const uint32_t *l, uint32_t n, double iw, do
             size_t m = w->cap_cl ? 2 * w->cap_cl : 256;
             if (ENTRY(m, 0) >= NONE || !grow_aligned((void **)&w->cl, w->cap_cl, m, sizeof(fclass)) ||
                 !grow((void **)&w->comp_c, m, sizeof(uint32_t)) ||
-                !grow((void **)&w->cend, m, sizeof(ce_ent)) || !grow((void **)&w->cfix, m, 1) ||
+                !grow((void **)&w->cend, m, sizeof(ce_ent)) ||
+                !grow((void **)&w->cend_t, m, sizeof(double)) || !grow((void **)&w->cfix, m, 1) ||
                 !grow((void **)&w->chpos, m, sizeof(uint32_t)) ||
                 !grow((void **)&w->cunfixed, m, sizeof(uint32_t))) {
                 x->oom = TRUE;
@@ -343,6 +403,7 @@ static uint32_t class_get(sim_t *x, const uint32_t *l, uint32_t n, double iw, do
         w->dum[u] |= (uint64_t)1 << d;
         w->ddm[d] |= (uint64_t)1 << u;
         w->dcid[u * DENSE_NODES + d] = c;
+        w->dn[u * DENSE_NODES + d] = w->dnt[d * DENSE_NODES + u] = 0;
     } else if (w->cmapped) {
         g_hash_table_insert(w->cmap, cmap_key(l[0], l[1]), GUINT_TO_POINTER(c + 1));
     }
@@ -410,6 +471,10 @@ void pact_ev_flow_start(sim_t *x, uint32_t f, double now)
         class_head(w, k);
     }
     k->n++;
+    if (w->dense) {
+        w->dn[(l[0] >> 1) * DENSE_NODES + (l[1] >> 1)]++;
+        w->dnt[(l[1] >> 1) * DENSE_NODES + (l[0] >> 1)]++;
+    }
     for (uint32_t i = 0; i < n; i++) {
         w->lk[l[i]].n++;
         mark_dirty(x, l[i], now);
@@ -435,6 +500,10 @@ void pact_ev_class_end(sim_t *x, uint32_t c, double now)
             k->root = lh_merge(w->fl, w->fl[f].hl, w->fl[f].hr);
         }
         k->n--;
+        if (w->dense) {
+            w->dn[(k->e[0].l >> 1) * DENSE_NODES + (k->e[1].l >> 1)]--;
+            w->dnt[(k->e[1].l >> 1) * DENSE_NODES + (k->e[0].l >> 1)]--;
+        }
         for (uint32_t i = 0; i < k->nl; i++)
             w->lk[k->e[i].l].n--;
         pact_ev_deliver(x, f, now);
@@ -1119,6 +1188,127 @@ static void share_whole(sim_t *x, double now, int check)
     }
 }
 
+#ifdef HAVE_AVX2
+/* Lane masks of four doubles: lane k all ones where bit k of the index is set. */
+static const int64_t dense_lanes[16][4] __attribute__((aligned(32))) = {
+    {0, 0, 0, 0},   {-1, 0, 0, 0},   {0, -1, 0, 0},   {-1, -1, 0, 0},  {0, 0, -1, 0},  {-1, 0, -1, 0},
+    {0, -1, -1, 0}, {-1, -1, -1, 0}, {0, 0, 0, -1},   {-1, 0, 0, -1},  {0, -1, 0, -1}, {-1, -1, 0, -1},
+    {0, 0, -1, -1}, {-1, 0, -1, -1}, {0, -1, -1, -1}, {-1, -1, -1, -1}};
+
+/* share_dense's filling with AVX2, to the same bits: the links by node (up links in one set of arrays, down
+ * links in another), four nodes a step.  A turn's least key is the least of both sets, the first node that
+ * holds it, its up link before its down link (the least link of that key, as scan_least finds it).  The
+ * other links of a turn's classes give up their flows four at a time (counts as int32: a class's flows are
+ * far fewer than 2^31), each lane what the scalar loop does to that link, in the same order; lanes outside
+ * the turn's classes (their counts those of classes fixed already, or of none) kept as they were by a
+ * blend.  The classes themselves as share_dense does them. */
+__attribute__((target("avx2"))) static void dense_fill_avx2(sim_t *x, double now, uint64_t U, uint64_t D)
+{
+    pact_model_eval *w = x->w;
+    const uint32_t nq = (uint32_t)(63 - __builtin_clzll(U | D)) / 4 + 1; /* quads of nodes */
+    double capu[DENSE_NODES], cntu[DENSE_NODES], keyu[DENSE_NODES];
+    double capd[DENSE_NODES], cntd[DENSE_NODES], keyd[DENSE_NODES];
+    const __m256d inf = _mm256_set1_pd(INFINITY), zero = _mm256_setzero_pd();
+    for (uint32_t v = 0; v < nq; v++) {
+        _mm256_storeu_pd(capu + 4 * v, zero);
+        _mm256_storeu_pd(cntu + 4 * v, zero);
+        _mm256_storeu_pd(keyu + 4 * v, inf);
+        _mm256_storeu_pd(capd + 4 * v, zero);
+        _mm256_storeu_pd(cntd + 4 * v, zero);
+        _mm256_storeu_pd(keyd + 4 * v, inf);
+    }
+    for (uint64_t m = U; m; m &= m - 1) {
+        const uint32_t i = (uint32_t)__builtin_ctzll(m);
+        capu[i] = w->lk[2 * i].cap0;
+        cntu[i] = (double)w->lk[2 * i].n;
+        keyu[i] = capu[i] / cntu[i];
+    }
+    for (uint64_t m = D; m; m &= m - 1) {
+        const uint32_t i = (uint32_t)__builtin_ctzll(m);
+        capd[i] = w->lk[2 * i + 1].cap0;
+        cntd[i] = (double)w->lk[2 * i + 1].n;
+        keyd[i] = capd[i] / cntd[i];
+    }
+    uint64_t tu = 0, td = 0; /* the nodes whose up (down) link has had its turn */
+    for (;;) {
+        __m256d a = inf, b = inf;
+        for (uint32_t v = 0; v < nq; v++) {
+            a = _mm256_min_pd(_mm256_loadu_pd(keyu + 4 * v), a);
+            b = _mm256_min_pd(_mm256_loadu_pd(keyd + 4 * v), b);
+        }
+        a = _mm256_min_pd(a, b);
+        __m128d h = _mm_min_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));
+        h = _mm_min_sd(h, _mm_unpackhi_pd(h, h));
+        const double least = _mm_cvtsd_f64(h);
+        if (least == INFINITY) /* every link done */
+            break;
+        const __m256d mm = _mm256_set1_pd(least);
+        uint64_t eu = 0, ed = 0;
+        for (uint32_t v = 0; v < nq; v++) {
+            eu |= (uint64_t)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(keyu + 4 * v), mm, _CMP_EQ_OQ))
+                  << (4 * v);
+            ed |= (uint64_t)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(keyd + 4 * v), mm, _CMP_EQ_OQ))
+                  << (4 * v);
+        }
+        const uint32_t i = (uint32_t)__builtin_ctzll(eu | ed);
+        const int down = !(eu >> i & 1);
+        const uint32_t bl = 2 * i + (uint32_t)down;
+        double best;
+        uint64_t m;
+        const uint32_t *cn, *cid;
+        uint32_t stride;
+        double *capo, *cnto, *keyo;
+        if (down) {
+            best = keyd[i];
+            keyd[i] = INFINITY;
+            m = w->ddm[i] & ~tu;
+            td |= (uint64_t)1 << i;
+            cn = w->dnt + i * DENSE_NODES;
+            cid = w->dcid + i;
+            stride = DENSE_NODES;
+            capo = capu, cnto = cntu, keyo = keyu;
+        } else {
+            best = keyu[i];
+            keyu[i] = INFINITY;
+            m = w->dum[i] & ~td;
+            tu |= (uint64_t)1 << i;
+            cn = w->dn + i * DENSE_NODES;
+            cid = w->dcid + i * DENSE_NODES;
+            stride = 1;
+            capo = capd, cnto = cntd, keyo = keyd;
+        }
+        const __m256d bv = _mm256_set1_pd(best);
+        for (uint64_t q = m; q;) {
+            const uint32_t v = (uint32_t)__builtin_ctzll(q) / 4;
+            const __m256d lm = _mm256_load_pd((const double *)dense_lanes[q >> (4 * v) & 15]);
+            q &= ~((uint64_t)15 << (4 * v));
+            const __m256d n = _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(cn + 4 * v)));
+            const __m256d c0 = _mm256_loadu_pd(capo + 4 * v), n0 = _mm256_loadu_pd(cnto + 4 * v);
+            const __m256d c1 = _mm256_sub_pd(c0, _mm256_mul_pd(bv, n)), n1 = _mm256_sub_pd(n0, n);
+            const __m256d k1 =
+                _mm256_blendv_pd(_mm256_div_pd(c1, n1), inf, _mm256_cmp_pd(n1, zero, _CMP_EQ_OQ));
+            _mm256_storeu_pd(capo + 4 * v, _mm256_blendv_pd(c0, c1, lm));
+            _mm256_storeu_pd(cnto + 4 * v, _mm256_blendv_pd(n0, n1, lm));
+            _mm256_storeu_pd(keyo + 4 * v, _mm256_blendv_pd(_mm256_loadu_pd(keyo + 4 * v), k1, lm));
+        }
+        fclass *const cls = w->cl; /* loaded once: a store to a class might be one to w, for all GCC knows */
+        for (; m; m &= m - 1) {
+            const uint32_t j = (uint32_t)__builtin_ctzll(m), ci = cid[j * stride];
+            fclass *c = cls + ci;
+            advance_v(c, now);
+            c->bn = bl;
+            if (c->rate != best || c->moved) { /* apply_one */
+                c->rate = best;
+                c->moved = 0;
+                const double dt = (c->ftarget - c->V) / best;
+                if (!ce_schedule(w, ci, now + (dt > 0 ? dt : 0), c->frcv))
+                    x->oom = TRUE;
+            }
+        }
+    }
+}
+#endif
+
 /* The components of the links touched at `now` on one switch of at most DENSE_NODES nodes, shared whole as
  * share_whole shares them, to the bit: the same links fix the same classes at the same levels, in the same
  * order of (key, link), with the same arithmetic on each link (a link gains one term per link that fixes,
@@ -1147,6 +1337,12 @@ static void share_dense(sim_t *x, double now)
         D |= fd;
         U |= fu;
     }
+#ifdef HAVE_AVX2
+    if (w->avx2) {
+        dense_fill_avx2(x, now, U, D);
+        return;
+    }
+#endif
     /* its links in order of index (node i: up 2i, down 2i + 1), with their capacity left, unfixed flows (a
      * count, exact in a double) and capacity left per flow, +inf once done */
     uint32_t ls[2 * DENSE_NODES];
@@ -1155,7 +1351,6 @@ static void share_dense(sim_t *x, double now)
     uint32_t nl = 0;
     for (uint64_t m = U | D; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctzll(m);
-        w->dfu[i] = w->dfd[i] = 0;
         for (uint32_t l = 2 * i; l <= 2 * i + 1; l++)
             if (((l & 1) ? D : U) >> i & 1) {
                 pos[l] = (uint8_t)nl;
@@ -1166,28 +1361,34 @@ static void share_dense(sim_t *x, double now)
                 nl++;
             }
     }
+    uint64_t tu = 0, td = 0; /* the nodes whose up (down) link has had its turn */
     for (uint32_t hn = nl; hn > 0;) {
         uint32_t bi = scan_least(key, nl), bl = ls[bi], i = bl >> 1;
         double best = key[bi];
         key[bi] = INFINITY;
         hn--;
-        /* node i's down link fixes the classes from the up links of nodes j (class j, i), an up link the
-         * classes to the down links (i, j); each class's other link gives up its flows */
+        /* node i's down link fixes the classes from the up links of nodes j (class j, i) that have not had
+         * their turn, an up link the classes to the down links (i, j) likewise (a class is fixed by the first
+         * of its two links to turn); each class's other link gives up its flows */
         const int down = bl & 1;
-        const uint64_t *adj = down ? w->ddm : w->dum;
-        uint64_t *own = down ? w->dfd : w->dfu, *oth = down ? w->dfu : w->dfd;
-        const uint32_t *cid = w->dcid + (down ? i : i * DENSE_NODES), stride = down ? DENSE_NODES : 1;
+        const uint32_t off = down ? i : i * DENSE_NODES, stride = down ? DENSE_NODES : 1;
+        const uint32_t *cid = w->dcid + off, *cn = w->dn + off;
         const uint8_t *opos = pos + !down; /* the other link of node j: pos[2j + !down] */
-        uint64_t m = adj[i] & ~own[i];
-        own[i] |= m;
+        uint64_t m;
+        if (down) {
+            m = w->ddm[i] & ~tu;
+            td |= (uint64_t)1 << i;
+        } else {
+            m = w->dum[i] & ~td;
+            tu |= (uint64_t)1 << i;
+        }
         /* two passes over the classes: first their other links (the next turn's keys: a division each,
          * independent of one another), then the classes themselves (V, rate, end); in one pass each link's
          * division waited behind its class's end, and linear alltoall at 1024 ranks took 6-16% longer.
          * Each link gets the same operations in the same order, each class too: the same bits */
         for (uint64_t q = m; q; q &= q - 1) {
             uint32_t j = (uint32_t)__builtin_ctzll(q), o = opos[2 * j];
-            oth[j] |= (uint64_t)1 << i;
-            const double n = (double)w->cl[cid[j * stride]].n;
+            const double n = (double)cn[j * stride];
             cap[o] -= best * n;
             cnt[o] -= n;
             key[o] = cnt[o] == 0 ? INFINITY : cap[o] / cnt[o];

@@ -406,17 +406,27 @@ knob_same() {
         [ "$(wc -l <"$2/$n/results.csv")" -gt 200 ] && cmp "$1/$n/results.csv" "$2/$n/results.csv" || return 1
     done
 }
-model_share_dense() {
-    local d
-    for d in 0 1; do
-        knob_run "$TMP/dense-$d" "PACT_MODEL_SHARE_DENSE=$d PACT_MODEL_SHARE_LOCAL=0" \
-            "PACT_MODEL_SHARE_DENSE=$d" || return 1
+# knob_01 NAME VAR 'VAR=V ..' 'VAR=V ..': knob_run with VAR=0 and with VAR=1 (beside the first assignments
+# for the sets, the second for the cells) into $TMP/NAME-0 and -1, the same bytes; VAR=2 refused.
+knob_01() {
+    local v
+    for v in 0 1; do
+        knob_run "$TMP/$1-$v" "$2=$v $3" "$2=$v $4" || return 1
     done
-    knob_same "$TMP/dense-0" "$TMP/dense-1" || return 1
-    bad_model_env PACT_MODEL_SHARE_DENSE=2 "PACT_MODEL_SHARE_DENSE=2: not 0"
+    knob_same "$TMP/$1-0" "$TMP/$1-1" && bad_model_env "$2=2" "$2=2: not 0"
 }
+model_share_dense() { knob_01 dense PACT_MODEL_SHARE_DENSE PACT_MODEL_SHARE_LOCAL=0 ""; }
 check "model engine: one switch shared whole by bit masks gives the lists' answers (PACT_MODEL_SHARE_DENSE=0)" \
     model_share_dense
+
+# Where the processor has AVX2, two paths use it (models/links.c): share_dense's filling, four nodes at a time,
+# and the least of the flat class ends, four at a time.  Byte for byte the scalar paths' answers
+# (PACT_MODEL_AVX2=0), on mx-a, mx-c and mx-d with every instant shared whole and every class end flat (2 to 32
+# nodes, the eleven shapes, links that tie in capacity left per flow, ends that tie in time), and on linear,
+# linear_sync and pairwise alltoall at 512 ranks with every class end flat.  On a processor without AVX2 both
+# runs take the scalar paths.  A bad value is refused.
+model_avx2() { knob_01 avx2 PACT_MODEL_AVX2 "PACT_MODEL_SHARE_LOCAL=0 PACT_MODEL_CE_FLAT=2" PACT_MODEL_CE_FLAT=2; }
+check "model engine: the AVX2 paths give the scalar paths' answers (PACT_MODEL_AVX2=0)" model_avx2
 
 # The classes' ends wait in a heap, or, while they are many (from CE_FLAT_ON, models/eval_int.h), in no order
 # with the least found by a scan (models/links.c, ce_schedule): byte for byte the heap's answers
