@@ -35,7 +35,7 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->cfix,   w->chpos,  w->cunfixed, w->wo,     w->heap,  w->comp, w->rs,    w->wakes,
+    void *p[] = {w->cfix,   w->chpos,  w->cunfixed, w->wo,     w->heap,  w->comp, w->rs,    w->wbits,
                  w->exit,   w->spf,    w->rpf,      w->nsr,    w->mslot, w->fl,   w->cl,    w->lk,
                  w->comp_l, w->comp_c, w->dirty,    w->lheap,  w->cend,  w->rec,  w->csort, w->lkey,
                  w->lbt,    w->chb,    w->ccsr,     w->pstart, w->bused, w->btop, w->bok,   w->lbm,
@@ -80,7 +80,8 @@ static gboolean reserve(pact_model_eval *w, const pact_model_sched *s)
         free(w->rs); /* a cache line a rank, aligned; nothing in it outlives an evaluation */
         w->rs = NULL;
         ok = ok && posix_memalign((void **)&w->rs, sizeof(rstate), P * sizeof(rstate)) == 0;
-        GROW(wakes, P);
+        uint32_t off[WK_LEVELS], nlev;
+        GROW(wbits, pact_wk_layout(P, off, &nlev));
         GROW(exit, P);
         GROW(spf, P);
         GROW(rpf, P);
@@ -190,9 +191,7 @@ static inline __attribute__((always_inline)) void request_done(sim_t *x, int r, 
     if (w->rs[r].waiting && !w->rs[r].wake_pending) {
         /* an EV_WAKE at t with key r; every pending one is at t (they run before time moves on) */
         w->rs[r].wake_pending = 1;
-        pact_heap h = {w->wakes, w->nwake};
-        pact_heap_push(&h, (uint32_t)r);
-        w->nwake = (uint32_t)h.n;
+        pact_wk_push(w, (uint32_t)r);
         w->wake_t = t;
     }
 }
@@ -551,7 +550,7 @@ static inline void wake_now(sim_t *x, double now)
     if (w->nwake != 1 || x->oom)
         return;
     const evq *q = &w->q;
-    const uint32_t r = w->wakes[0];
+    const uint32_t r = w->wmin;
     const uint64_t key = ((uint64_t)ev_class[EV_WAKE] << 56) | r;
     if (!q->active || q->cur_t != now || (q->icur < q->ncur && q->cur[q->icur].key < key) ||
         (q->nlate > 0 && q->late[0].key < key))
@@ -560,7 +559,7 @@ static inline void wake_now(sim_t *x, double now)
     if (ce && (ce->t < now || (ce->t == now && ce->k < key)))
         return;
     w->events++;
-    w->nwake = 0;
+    pact_wk_pop(w);
     w->rs[r].wake_pending = 0;
     w->rs[r].waiting = 0;
     advance(x, (int)r, now);
@@ -801,6 +800,7 @@ static void events_init(sim_t *x, const double *arrivals, gboolean start)
     w->stamp = 0;
     w->cc_stamp = 0;
     w->nwake = 0;
+    memset(w->wbits, 0, pact_wk_layout((size_t)x->s->P, w->woff, &w->wlev) * sizeof(uint64_t));
     evq_reset(&w->q);
     w->events = 0;
     pact_ev_ranks_init(x, arrivals);
@@ -821,7 +821,7 @@ static void events_loop(sim_t *x)
         const ce_ent *ce = pact_ev_class_next(w);
         if (w->nwake > 0 || ce || w->share_pending) {
             event k = {.t = w->wake_t,
-                       .key = ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wakes[0] : 0),
+                       .key = ((uint64_t)ev_class[EV_WAKE] << 56) | (w->nwake ? w->wmin : 0),
                        .type = EV_WAKE};
             if (ce && (w->nwake == 0 || ce->t < k.t || (ce->t == k.t && ce->k < k.key)))
                 k = (event){.t = ce->t, .key = ce->k, .id = ce->c, .type = EV_CLASS_END};
@@ -839,9 +839,7 @@ static void events_loop(sim_t *x)
                     wake_now(x, k.t);
                     continue;
                 }
-                pact_heap h = {w->wakes, w->nwake};
-                int r = (int)pact_heap_pop(&h);
-                w->nwake = (uint32_t)h.n;
+                int r = (int)pact_wk_pop(w);
                 w->rs[r].wake_pending = 0;
                 w->rs[r].waiting = 0;
                 advance(x, r, k.t);

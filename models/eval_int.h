@@ -294,6 +294,9 @@ typedef struct {
 } __attribute__((aligned(64))) rstate;
 _Static_assert(sizeof(rstate) == 64, "a rank's state is one cache line");
 
+/* The wakes' levels of bits (pact_model_eval.wbits): 64^6 ranks. */
+#define WK_LEVELS 6
+
 /* One switch of at most this many nodes (a bit each in a 64-bit mask) is shared by links.c's share_dense. */
 #define DENSE_NODES 64
 
@@ -337,7 +340,13 @@ struct pact_model_eval {
     rstate *rs;      /* per rank */
     uint64_t *csort; /* collect's radix sort: twice the completed requests of a rank */
     size_t cap_csort;
-    uint32_t *wakes, nwake; /* ranks woken at wake_t, a min-heap: the EV_WAKE events, outside the queue */
+    /* the ranks woken at wake_t (the EV_WAKE events, outside the queue), taken in order of rank: a set of
+     * bits in levels (pact_wk_push, below): rank r is bit r of level 0, and bit i of level k + 1 says that
+     * word i of level k has one; nwake of them, the least wmin.  A binary heap of ranks sifted through ten
+     * levels at 1024 ranks, where a pairwise exchange's step wakes every rank at once (a tenth of the cell).
+     */
+    uint64_t *wbits;
+    uint32_t nwake, wmin, wlev, woff[WK_LEVELS];
     double wake_t;
     double *exit, *spf, *rpf;
     /* channels and messages */
@@ -572,6 +581,54 @@ typedef struct {
  * least (key, link): the same rates, which the tests check by setting PACT_MODEL_FILL_SCAN (0: the heap
  * always; a large number: the scan always). */
 #define FILL_SCAN 128
+
+/* The wakes' levels for P ranks: each level's first word in off[], their number in *nlev; the words in all.
+ */
+static inline size_t pact_wk_layout(size_t P, uint32_t *off, uint32_t *nlev)
+{
+    size_t total = 0, n = P;
+    uint32_t l = 0;
+    do {
+        n = (n + 63) / 64;
+        off[l++] = (uint32_t)total;
+        total += n;
+    } while (n > 1 && l < WK_LEVELS);
+    *nlev = l;
+    return total;
+}
+
+/* Rank r, not among the wakes, joins them. */
+static inline void pact_wk_push(pact_model_eval *w, uint32_t r)
+{
+    if (w->nwake++ == 0 || r < w->wmin)
+        w->wmin = r;
+    for (uint32_t l = 0; l < w->wlev; l++) {
+        uint64_t *word = &w->wbits[w->woff[l] + (r >> 6)];
+        const uint64_t was = *word;
+        *word = was | (uint64_t)1 << (r & 63);
+        if (was) /* the levels above know it */
+            break;
+        r >>= 6;
+    }
+}
+
+/* The least rank of the wakes (wmin; nwake > 0), taken out; the next least found from the top level down. */
+static inline uint32_t pact_wk_pop(pact_model_eval *w)
+{
+    const uint32_t r = w->wmin;
+    for (uint32_t l = 0, i = r; l < w->wlev; l++, i >>= 6) {
+        uint64_t *word = &w->wbits[w->woff[l] + (i >> 6)];
+        if ((*word &= ~((uint64_t)1 << (i & 63))) != 0)
+            break;
+    }
+    if (--w->nwake > 0) {
+        uint32_t m = 0;
+        for (uint32_t l = w->wlev; l-- > 0;)
+            m = m << 6 | (uint32_t)__builtin_ctzll(w->wbits[w->woff[l] + m]);
+        w->wmin = m;
+    }
+    return r;
+}
 
 /* a / d for a 32-bit a, by the multiplier m = pact_div_m(d) (d >= 2): the high 64 bits of m a, exact for
  * every 32-bit a and d (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019, with F = 64 =

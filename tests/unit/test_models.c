@@ -1048,6 +1048,66 @@ static void test_node_division(void)
     g_rand_free(rng);
 }
 
+static gint cmp_rank(gconstpointer a, gconstpointer b, gpointer unused)
+{
+    (void)unused;
+    const guint x = GPOINTER_TO_UINT(a), y = GPOINTER_TO_UINT(b);
+    return (x > y) - (x < y);
+}
+
+/* The wakes (eval_int.h, pact_wk_push and pact_wk_pop): ranks taken least first, against a GTree of the same
+ * ranks, through pushes and pops interleaved at random (the set filling, then emptying, and empty again now
+ * and then), at sizes about each level's edge: 1 to 262,145 ranks, one to four levels of bits.  Every bit is
+ * clear once the set is empty.  Taking the greatest rank, or a stale least, fails it. */
+static void test_wake_set(void)
+{
+    GRand *rng = g_rand_new_with_seed(23);
+    const uint32_t sizes[] = {1, 2, 63, 64, 65, 4095, 4096, 4097, 262145};
+    pact_model_eval *w = pact_model_eval_new();
+    size_t pops = 0;
+    for (size_t z = 0; z < G_N_ELEMENTS(sizes); z++) {
+        const uint32_t P = sizes[z];
+        const size_t words = pact_wk_layout(P, w->woff, &w->wlev);
+        g_assert_cmpuint(w->wlev, ==, P <= 64 ? 1 : P <= 4096 ? 2 : P <= 262144 ? 3 : 4);
+        free(w->wbits);
+        w->wbits = calloc(words, sizeof(uint64_t));
+        w->nwake = 0;
+        GTree *ref = g_tree_new_full(cmp_rank, NULL, NULL, NULL);
+        gboolean *in = g_new0(gboolean, P);
+        const int ops = P < 5000 ? 40 * (int)P + 100 : 400000;
+        for (int k = 0; k <= ops; k++) {
+            const int fill = k < ops / 2 ? 60 : 35; /* per cent of pushes: fills, then empties */
+            if (k < ops && (w->nwake == 0 || (w->nwake < P && g_rand_int_range(rng, 0, 100) < fill))) {
+                uint32_t r = (uint32_t)g_rand_int_range(rng, 0, (gint32)P);
+                while (in[r])
+                    r = (r + 1) % P;
+                in[r] = TRUE;
+                pact_wk_push(w, r);
+                g_tree_insert(ref, GUINT_TO_POINTER(r + 1), NULL);
+            } else {
+                while (w->nwake > 0) {
+                    const uint32_t want = GPOINTER_TO_UINT(g_tree_node_key(g_tree_node_first(ref))) - 1;
+                    g_assert_cmpuint(w->wmin, ==, want);
+                    g_assert_cmpuint(pact_wk_pop(w), ==, want);
+                    g_tree_remove(ref, GUINT_TO_POINTER(want + 1));
+                    in[want] = FALSE;
+                    pops++;
+                    if (k < ops) /* one pop a step, all of them at the end */
+                        break;
+                }
+            }
+            g_assert_cmpuint(w->nwake, ==, (guint)g_tree_nnodes(ref));
+        }
+        for (size_t i = 0; i < words; i++)
+            g_assert_cmpuint(w->wbits[i], ==, 0);
+        g_free(in);
+        g_tree_destroy(ref);
+    }
+    g_assert_cmpuint(pops, >, 400000);
+    pact_model_eval_free(w);
+    g_rand_free(rng);
+}
+
 static void test_event_queue(void)
 {
     GRand *rng = g_rand_new_with_seed(17);
@@ -1248,6 +1308,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/prepare-unpaired", test_prepare_unpaired);
     g_test_add_func("/models/prepare-turned", test_prepare_turned);
     g_test_add_func("/models/node-division", test_node_division);
+    g_test_add_func("/models/wake-set", test_wake_set);
     int rc = g_test_run();
     pact_model_cell_cache_clear();
     return rc;
