@@ -800,6 +800,7 @@ static void events_init(sim_t *x, const double *arrivals, gboolean start)
     w->stamp = 0;
     w->cc_stamp = 0;
     w->nwake = 0;
+    w->wlone = 0;
     memset(w->wbits, 0, pact_wk_layout((size_t)x->s->P, w->woff, &w->wlev) * sizeof(uint64_t));
     evq_reset(&w->q);
     w->events = 0;
@@ -935,6 +936,7 @@ gboolean pact_model_evaluate(pact_model_eval *w, const pact_model_sched *s, cons
         for (size_t i = 0; i < s->n; i++)
             w->rec[i] = (pact_model_op_time){NAN, NAN, NONE};
     w->nwake = 0;
+    w->wlone = 0;
     /* the shared links: the routes', or each node's up (2n) and down (2n+1) link of one switch */
     const uint32_t L = x.rt ? pact_model_routes_links(x.rt) : 2u * (uint32_t)P;
     if (!reserve_links(w, L)) {

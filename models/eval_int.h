@@ -347,6 +347,7 @@ struct pact_model_eval {
      */
     uint64_t *wbits;
     uint32_t nwake, wmin, wlev, woff[WK_LEVELS];
+    uint8_t wlone; /* the one wake is wmin alone, not in the bits */
     double wake_t;
     double *exit, *spf, *rpf;
     /* channels and messages */
@@ -597,11 +598,9 @@ static inline size_t pact_wk_layout(size_t P, uint32_t *off, uint32_t *nlev)
     return total;
 }
 
-/* Rank r, not among the wakes, joins them. */
-static inline void pact_wk_push(pact_model_eval *w, uint32_t r)
+/* Rank r's bit in each level where its word had none. */
+static inline void pact_wk_set(pact_model_eval *w, uint32_t r)
 {
-    if (w->nwake++ == 0 || r < w->wmin)
-        w->wmin = r;
     for (uint32_t l = 0; l < w->wlev; l++) {
         uint64_t *word = &w->wbits[w->woff[l] + (r >> 6)];
         const uint64_t was = *word;
@@ -612,10 +611,35 @@ static inline void pact_wk_push(pact_model_eval *w, uint32_t r)
     }
 }
 
+/* Rank r, not among the wakes, joins them.  A lone wake stays out of the bits (wlone) until a second comes:
+ * under random arrivals nearly every wake is alone, taken as it came (wake_now). */
+static inline void pact_wk_push(pact_model_eval *w, uint32_t r)
+{
+    if (w->nwake == 0) {
+        w->nwake = 1;
+        w->wmin = r;
+        w->wlone = 1;
+        return;
+    }
+    if (w->wlone) {
+        pact_wk_set(w, w->wmin);
+        w->wlone = 0;
+    }
+    pact_wk_set(w, r);
+    w->nwake++;
+    if (r < w->wmin)
+        w->wmin = r;
+}
+
 /* The least rank of the wakes (wmin; nwake > 0), taken out; the next least found from the top level down. */
 static inline uint32_t pact_wk_pop(pact_model_eval *w)
 {
     const uint32_t r = w->wmin;
+    if (w->wlone) {
+        w->wlone = 0;
+        w->nwake = 0;
+        return r;
+    }
     for (uint32_t l = 0, i = r; l < w->wlev; l++, i >>= 6) {
         uint64_t *word = &w->wbits[w->woff[l] + (i >> 6)];
         if ((*word &= ~((uint64_t)1 << (i & 63))) != 0)
