@@ -154,6 +154,10 @@ static uint32_t flow_new(sim_t *x, uint32_t snd, uint32_t rcv, const schan *ch)
                 }
                 w->cap_fl = c;
             }
+            if (w->cap_fl >= PAGE_CHUNK && (w->nfl & (PAGE_CHUNK - 1)) == 0) /* the next chunk's pages */
+                pact_mem_populate(&w->fl[w->nfl],
+                                  (w->cap_fl - w->nfl < PAGE_CHUNK ? w->cap_fl - w->nfl : PAGE_CHUNK) *
+                                      sizeof(flow));
             w->fl[w->nfl++].ver = 0;
         }
         f = w->nfl_used++;

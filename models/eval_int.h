@@ -145,6 +145,7 @@ typedef struct {
 typedef struct {
     event *v;
     uint32_t head, n, cap; /* cap: a power of two, or 0 */
+    uint32_t paged;        /* v[0 .. paged) has its pages (queue.c, run_add) */
     double tail;           /* the time last appended (-inf: none since the reset) */
 } evrun;
 /* The run of an event type (deliveries 0, flow starts 1, local operations' ends 2), or -1: the radix heap
@@ -514,6 +515,10 @@ static inline gboolean reserve_n(void **p, size_t *cap, size_t need, size_t elem
 
 /* mem.c: transparent huge pages for the block p of `bytes` (its 2 MiB-aligned part; only from 4 to 128 MiB). */
 void pact_mem_huge(void *p, size_t bytes);
+/* mem.c: the pages of the block p of `bytes` (those it covers whole) made at once, before it is written. */
+void pact_mem_populate(void *p, size_t bytes);
+/* Records made this many at a time (flows, a run's events): their pages in one call (pact_mem_populate). */
+#define PAGE_CHUNK 65536
 
 #define GROW(field, n) ok = ok && grow((void **)&w->field, (n), sizeof(*w->field))
 /* the same, on huge pages */

@@ -9,7 +9,7 @@
  * 13.1 s without (12.1 s before any), and 28.8 s with its message slots on them as well; so larger blocks
  * keep small pages, and so do the message slots and channel counts.  glibc can advise its own large blocks
  * (GLIBC_TUNABLES=glibc.malloc.hugetlb=1), but only when set before the process starts. */
-#define _DEFAULT_SOURCE /* MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE /* MADV_HUGEPAGE, MADV_POPULATE_WRITE */
 #include <stdint.h>
 #include <sys/mman.h>
 
@@ -24,6 +24,23 @@ void pact_mem_huge(void *p, size_t bytes)
     uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + bytes) & ~(huge - 1);
     if (hi > lo)
         (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: where it is refused, small pages serve */
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/* A large array written in order of index (a million flow records, a million posted starts: linear alltoall
+ * at 1024 ranks) took a page fault per 4 KiB page, each an entry into the kernel; one madvise per chunk makes
+ * the chunk's pages at once (Linux 5.14: MADV_POPULATE_WRITE; where it is refused, the faults do it).  The
+ * pages are zeroed either way.  Linear alltoall at 1024 ranks, 1 MiB, random arrivals: 0.50 -> 0.48 s. */
+void pact_mem_populate(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    const uintptr_t page = 4096;
+    const uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + bytes) & ~(page - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 #else
     (void)p;
     (void)bytes;

@@ -163,7 +163,12 @@ static gboolean run_add(evrun *r, const event *e)
         r->v = v;
         r->cap = cap;
     }
-    r->v[(r->head + r->n) & (r->cap - 1)] = *e;
+    const uint32_t i = (r->head + r->n) & (r->cap - 1);
+    if (i >= r->paged && r->cap >= 2 * PAGE_CHUNK) { /* a large ring reaches pages not made yet */
+        r->paged = r->cap - i < PAGE_CHUNK ? r->cap : i + PAGE_CHUNK;
+        pact_mem_populate(&r->v[i], (r->paged - i) * sizeof(event));
+    }
+    r->v[i] = *e;
     r->n++;
     return TRUE;
 }
