@@ -1201,7 +1201,7 @@ static const int64_t dense_lanes[16][4] __attribute__((aligned(32))) = {
  * other links of a turn's classes give up their flows four at a time (counts as int32: a class's flows are
  * far fewer than 2^31), each lane what the scalar loop does to that link, in the same order; lanes outside
  * the turn's classes (their counts those of classes fixed already, or of none) kept as they were by a
- * blend.  The classes themselves as share_dense does them. */
+ * blend.  The classes themselves as share_dense does them.  U | D is not 0. */
 __attribute__((target("avx2"))) static void dense_fill_avx2(sim_t *x, double now, uint64_t U, uint64_t D)
 {
     pact_model_eval *w = x->w;
@@ -1337,6 +1337,10 @@ static void share_dense(sim_t *x, double now)
         D |= fd;
         U |= fu;
     }
+    /* every touched link empty (with PACT_MODEL_SHARE_LOCAL=0 the sharing of an instant whose last flows
+     * ended comes here): nothing to share, and dense_fill_avx2 takes the highest node of U | D */
+    if (!(U | D))
+        return;
 #ifdef HAVE_AVX2
     if (w->avx2) {
         dense_fill_avx2(x, now, U, D);
