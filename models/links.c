@@ -212,6 +212,13 @@ static inline gboolean ce_schedule(pact_model_eval *w, uint32_t c, double t, uin
 }
 
 #ifdef HAVE_AVX2
+/* The least of a's four lanes. */
+__attribute__((target("avx2"))) static inline double hmin4(__m256d a)
+{
+    __m128d h = _mm_min_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));
+    return _mm_cvtsd_f64(_mm_min_sd(h, _mm_unpackhi_pd(h, h)));
+}
+
 /* The least flat class end with AVX2: the least t of cend_t, four at a time, then of the entries at that t
  * the least key (pact_ev_class_scan's scalar scan: a branch per entry of 24 bytes, a twelfth of linear
  * alltoall's instructions at 1024 ranks). */
@@ -225,10 +232,7 @@ __attribute__((target("avx2"))) static uint32_t ce_least_avx2(const pact_model_e
         a = _mm256_min_pd(_mm256_loadu_pd(t + i), a);
         b = _mm256_min_pd(_mm256_loadu_pd(t + i + 4), b);
     }
-    a = _mm256_min_pd(a, b);
-    __m128d h = _mm_min_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));
-    h = _mm_min_sd(h, _mm_unpackhi_pd(h, h));
-    double m = _mm_cvtsd_f64(h);
+    double m = hmin4(_mm256_min_pd(a, b));
     for (; i < n; i++)
         m = t[i] < m ? t[i] : m;
     const __m256d mm = _mm256_set1_pd(m);
@@ -592,12 +596,10 @@ static inline void advance_v(fclass *c, double now)
     c->last = now;
 }
 
-/* Class ci takes rate r (its V at `now`): if its rate changed, or its first flow did, its end is placed
- * again. */
-static inline void apply_one(sim_t *x, uint32_t ci, double r, double now)
+/* Class ci (record c of workspace w: a caller that holds them spares the loads) takes rate r (its V at
+ * `now`): if its rate changed, or its first flow did, its end is placed again. */
+static inline void apply_class(sim_t *x, pact_model_eval *w, fclass *c, uint32_t ci, double r, double now)
 {
-    pact_model_eval *w = x->w;
-    fclass *c = &w->cl[ci];
     if (c->rate != r || c->moved) {
         c->rate = r;
         c->moved = 0;
@@ -605,6 +607,12 @@ static inline void apply_one(sim_t *x, uint32_t ci, double r, double now)
         if (!ce_schedule(w, ci, now + (dt > 0 ? dt : 0), c->frcv))
             x->oom = TRUE;
     }
+}
+
+/* The same, the class by its id. */
+static inline void apply_one(sim_t *x, uint32_t ci, double r, double now)
+{
+    apply_class(x, x->w, &x->w->cl[ci], ci, r, now);
 }
 
 /* The position of the least key of key[0..n) (a finite key among them, none NaN), the first of equal ones
@@ -1236,10 +1244,7 @@ __attribute__((target("avx2"))) static void dense_fill_avx2(sim_t *x, double now
             a = _mm256_min_pd(_mm256_loadu_pd(keyu + 4 * v), a);
             b = _mm256_min_pd(_mm256_loadu_pd(keyd + 4 * v), b);
         }
-        a = _mm256_min_pd(a, b);
-        __m128d h = _mm_min_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));
-        h = _mm_min_sd(h, _mm_unpackhi_pd(h, h));
-        const double least = _mm_cvtsd_f64(h);
+        const double least = hmin4(_mm256_min_pd(a, b));
         if (least == INFINITY) /* every link done */
             break;
         const __m256d mm = _mm256_set1_pd(least);
@@ -1297,13 +1302,7 @@ __attribute__((target("avx2"))) static void dense_fill_avx2(sim_t *x, double now
             fclass *c = cls + ci;
             advance_v(c, now);
             c->bn = bl;
-            if (c->rate != best || c->moved) { /* apply_one */
-                c->rate = best;
-                c->moved = 0;
-                const double dt = (c->ftarget - c->V) / best;
-                if (!ce_schedule(w, ci, now + (dt > 0 ? dt : 0), c->frcv))
-                    x->oom = TRUE;
-            }
+            apply_class(x, w, c, ci, best, now);
         }
     }
 }
