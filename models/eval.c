@@ -35,12 +35,12 @@ void pact_model_eval_free(pact_model_eval *w)
 {
     if (!w)
         return;
-    void *p[] = {w->cfix,   w->chpos,  w->cunfixed, w->wo,     w->heap,  w->comp, w->rs,    w->wbits,
-                 w->exit,   w->spf,    w->rpf,      w->nsr,    w->mslot, w->fl,   w->cl,    w->lk,
-                 w->comp_l, w->comp_c, w->dirty,    w->lheap,  w->cend,  w->rec,  w->csort, w->lkey,
-                 w->lbt,    w->chb,    w->ccsr,     w->pstart, w->bused, w->btop, w->bok,   w->lbm,
-                 w->lbw,    w->lbmt,   w->mtime,    w->dclk,   w->dnext, w->dlk,  w->dln,   w->dlfloor,
-                 w->dend,   w->dwl,    w->dbid,     w->dcs,    w->d1,    w->d1t0, w->dcp,   w->cend_t};
+    void *p[] = {w->cfix,   w->chpos,  w->cunfixed, w->wo,     w->heap,  w->comp, w->rs,      w->wbits,
+                 w->exit,   w->spf,    w->rpf,      w->nsr,    w->mslot, w->fl,   w->cl,      w->lk,
+                 w->comp_l, w->comp_c, w->dirty,    w->lheap,  w->cend,  w->rec,  w->csort,   w->lkey,
+                 w->lbt,    w->chb,    w->ccsr,     w->pstart, w->bused, w->btop, w->lbm,     w->lbw,
+                 w->lbmt,   w->mtime,  w->dclk,     w->dnext,  w->dlk,   w->dln,  w->dlfloor, w->dend,
+                 w->dwl,    w->dbid,   w->dcs,      w->d1,     w->d1t0,  w->dcp,  w->cend_t};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     if (w->cmap)
@@ -120,7 +120,6 @@ static gboolean reserve_links(pact_model_eval *w, uint32_t links)
         GROW(lkey, c);
         GROW(bused, c);
         GROW(btop, c);
-        GROW(bok, c);
         GROW(dirty, c);
         GROW(dlk, c);
         GROW(dln, c);
@@ -607,8 +606,8 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * of at most DENSE_NODES nodes shared whole by share_whole's lists.  PACT_MODEL_CE_FLAT (links.c,
  * ce_schedule): 0, the class ends always in a heap; 2, always in no order.  PACT_MODEL_SHARE_ISOLATED=0
  * (links.c, share_isolated): classes alone on their links shared by share_local's passes.
- * PACT_MODEL_SHARE_MEMO (links.c, is_bottleneck_memo): 0, each check walks its link's list; 2, each link's
- * sums taken once a round in every local sharing.  The last five give the same answers to the bit.
+ * PACT_MODEL_SHARE_MEMO=0 (links.c, share_sums): each check of a local sharing walks its link's list, where
+ * each link's sums are taken once a round.  The last five give the same answers to the bit.
  * PACT_MODEL_DIRECT (direct.c, and the posted path above): 0, the rank events always; 2, the posted or the
  * direct path and then the events, an evaluation failing where a rank's exit time differs by a bit; the same
  * answers either way (the direct path runs only with the sharing's defaults).  PACT_MODEL_AVX2=0 (links.c):
@@ -633,10 +632,8 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, in
                      err) &&
            digit_env("PACT_MODEL_SHARE_ISOLATED", 1,
                      "0 (never) or 1 (where every class is alone on its links)", isolated, err) &&
-           digit_env(
-               "PACT_MODEL_SHARE_MEMO", 2,
-               "0 (walk a link's list at each check), 1 (its sums once, where many links) or 2 (always)",
-               memo, err);
+           digit_env("PACT_MODEL_SHARE_MEMO", 1,
+                     "0 (walk a link's list at each check) or 1 (its sums once a round)", memo, err);
 }
 
 gboolean pact_model_env_check(GError **err)

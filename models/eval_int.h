@@ -387,8 +387,7 @@ struct pact_model_eval {
     uint32_t *comp_l, *comp_c, *dirty, *lheap;
     uint32_t *pstart; /* links.c, fill_parts: where each component starts in comp_l */
     double *lkey;
-    double *bused, *btop; /* links.c, share_local: R's link k's sums for its checks, once known (bok) */
-    uint8_t *bok;
+    double *bused, *btop; /* links.c, share_sums: R's link k's sums for its checks */
     uint32_t ndirty;
     /* the EV_SHARE of the instant share_t: the shared links' rates found again once everything at share_t
      * has run.  It waits beside the queue, as the wakes and class ends do: in it, a quarter of the events
@@ -572,8 +571,8 @@ typedef struct {
                       * (PACT_MODEL_SHARE_DENSE=0: never) */
     int share_isolated; /* links.c: classes alone on their links shared without share_local's passes
                          * (PACT_MODEL_SHARE_ISOLATED=0: never) */
-    int share_memo;     /* links.c: share_local's checks take R's link sums once, from BN_MEMO links
-                         * (PACT_MODEL_SHARE_MEMO=0: never, 2: always) */
+    int share_memo;     /* links.c: share_local's checks take R's link sums once a round (share_sums;
+                         * PACT_MODEL_SHARE_MEMO=0: each check walks its link) */
     int posted;         /* eval.c: the posted path runs (deliveries raise their ranks' exits) */
     int direct; /* eval.c, direct.c: try the posted or direct path first (PACT_MODEL_DIRECT: 0 never, 2 and
                  * compare the event path's exit times with its own, to the bit) */

@@ -882,16 +882,19 @@ static uint32_t next_stamp(pact_model_eval *w)
 #define LOCAL_TOL 1e-12
 
 /* Link l's sums for is_bottleneck: the rate its flows take (used) and the most a flow gets per unit of weight
- * (top).  Rates: nrate for the classes of stamp st, rate for the others. */
-static void link_sums(const pact_model_eval *w, uint32_t l, uint32_t st, double *used, double *top)
+ * (top).  Rates: nrate for the classes of stamp st, rate for the others.  On one switch every weight is 1,
+ * and a rate over it the rate, to the bit. */
+static void link_sums(const sim_t *x, uint32_t l, uint32_t st, double *used, double *top)
 {
+    const pact_model_eval *w = x->w;
+    const int unit = !x->rt;
     double u = 0, t = 0;
     for (uint32_t e = w->lk[l].head; e != NONE;) {
         const fclass *c = &w->cl[ENTRY_CLASS(e)];
         e = c->e[ENTRY_POS(e)].next;
-        double r = c->mark == st ? c->nrate : c->rate;
+        const double r = c->mark == st ? c->nrate : c->rate, pw = unit ? r : r / c->iw;
         u += r * c->n;
-        t = r / c->iw > t ? r / c->iw : t;
+        t = pw > t ? pw : t;
     }
     *used = u;
     *top = t;
@@ -906,27 +909,75 @@ static inline int bottleneck_of(const pact_model_eval *w, uint32_t l, const fcla
     return used >= w->lk[l].cap0 * (1 - LOCAL_TOL) && own >= top * (1 - LOCAL_TOL);
 }
 
-static int is_bottleneck(const pact_model_eval *w, uint32_t l, const fclass *k, uint32_t st)
+/* The same, l's sums from its walk, or (sums) for a link of R, taken once a round (share_sums). */
+static inline int is_bottleneck(const sim_t *x, uint32_t l, const fclass *k, uint32_t st, int sums)
 {
+    const pact_model_eval *w = x->w;
     double used, top;
-    link_sums(w, l, st, &used, &top);
+    if (sums && w->lk[l].mark == st) {
+        const uint32_t i = w->lk[l].hpos;
+        return bottleneck_of(w, l, k, st, w->bused[i], w->btop[i]);
+    }
+    link_sums(x, l, st, &used, &top);
     return bottleneck_of(w, l, k, st, used, top);
 }
 
-/* share_local keeps the sums of R's links from this many links (is_bottleneck_memo). */
-#define BN_MEMO 16
-
-/* The same, a link of R having its sums taken once a round (share_local sets hpos, clears bok). */
-static int is_bottleneck_memo(pact_model_eval *w, uint32_t l, const fclass *k, uint32_t st)
+/* Each link of R (comp_l[0 .. nl)) walked once after its filling: its sums for the checks (bused, btop at its
+ * position, in hpos), as link_sums adds them, and the classes on it outside A not yet met, in order of link
+ * and list, into cunfixed (fixed = 2; their count returned).  Where each check walked its link's list again:
+ * pairwise alltoall at 1024 ranks checks 3.6 classes of A a sharing against links that then a walk of each
+ * link for the classes outside A visits again; linear alltoall on a switch of 512 nodes, hundreds of classes
+ * on each of hundreds of links. */
+static uint32_t share_sums(sim_t *x, uint32_t nl, uint32_t st)
 {
-    if (w->lk[l].mark != st)
-        return is_bottleneck(w, l, k, st);
-    uint32_t i = w->lk[l].hpos;
-    if (!w->bok[i]) {
-        link_sums(w, l, st, &w->bused[i], &w->btop[i]);
-        w->bok[i] = 1;
+    pact_model_eval *w = x->w;
+    const int unit = !x->rt;
+    uint32_t no = 0;
+    for (uint32_t k = 0; k < nl; k++) {
+        slink *L = &w->lk[w->comp_l[k]];
+        L->hpos = k; /* fill_run's, done */
+        double u = 0, t = 0;
+        for (uint32_t e = L->head; e != NONE;) {
+            const uint32_t ci = ENTRY_CLASS(e);
+            const fclass *c = &w->cl[ci];
+            e = c->e[ENTRY_POS(e)].next;
+            double r;
+            if (c->mark == st) {
+                r = c->nrate;
+            } else {
+                r = c->rate;
+                if (w->cfix[ci] < 2) {
+                    w->cfix[ci] = 2;
+                    w->cunfixed[no++] = ci;
+                }
+            }
+            const double pw = unit ? r : r / c->iw;
+            u += r * c->n;
+            t = pw > t ? pw : t;
+        }
+        w->bused[k] = u;
+        w->btop[k] = t;
     }
-    return bottleneck_of(w, l, k, st, w->bused[i], w->btop[i]);
+    return no;
+}
+
+/* Class ci, outside A on R, checked: it keeps the link that fixed it where that is outside R or still a
+ * bottleneck of it, else takes the first of its links that is, else joins A (comp_c[nc + *np], fixed 3). */
+static void recheck(sim_t *x, uint32_t ci, uint32_t st, int sums, uint32_t nc, uint32_t *np)
+{
+    pact_model_eval *w = x->w;
+    fclass *c = &w->cl[ci];
+    if (w->lk[c->bn].mark != st || is_bottleneck(x, c->bn, c, st, sums))
+        return;
+    uint32_t i = 0;
+    while (i < c->nl && !is_bottleneck(x, c->e[i].l, c, st, sums))
+        i++;
+    if (i < c->nl) {
+        c->bn = c->e[i].l;
+    } else {
+        w->cfix[ci] = 3;
+        w->comp_c[nc + (*np)++] = ci;
+    }
 }
 
 /* The sharing of this instant where it stays local: the classes through the links touched (A) are shared
@@ -1054,22 +1105,13 @@ static int share_local(sim_t *x, double now)
                 return 0;
         }
         fill_parts(x, nl, st, now);
-        /* where R has many links, the checks below take each link's sums once (is_bottleneck_memo), where
-         * each class checked against a link walked its list again: linear alltoall on a switch of 512 nodes
-         * touches hundreds of links at an instant, each listing hundreds of classes checked against it (three
-         * quarters of the cell); pairwise alltoall's few links, each checked once or twice, gain nothing by
-         * it */
-        const int memo = x->share_memo == 2 || (x->share_memo == 1 && nl >= BN_MEMO);
-        if (memo)
-            for (uint32_t k = 0; k < nl; k++) {
-                w->lk[w->comp_l[k]].hpos = k; /* fill_run's, done */
-                w->bok[k] = 0;
-            }
         /* every flow has a bottleneck; those that have none go to comp_c[nc ..) (fixed = 3) */
+        const int sums = x->share_memo;
+        const uint32_t no = sums ? share_sums(x, nl, st) : 0;
         uint32_t np = 0;
         for (uint32_t k = 0; k < nc; k++) {
             fclass *c = &w->cl[w->comp_c[k]];
-            if ((memo ? is_bottleneck_memo(w, c->bn, c, st) : is_bottleneck(w, c->bn, c, st)))
+            if (is_bottleneck(x, c->bn, c, st, sums))
                 continue;
             double own = c->nrate / c->iw;
             int more = 0;
@@ -1088,28 +1130,22 @@ static int share_local(sim_t *x, double now)
             if (!more) /* its link not saturated, by rounding: let the whole sharing say */
                 return 0;
         }
-        for (uint32_t k = 0; k < nl; k++)
-            for (uint32_t e = w->lk[w->comp_l[k]].head; e != NONE;) {
-                uint32_t ci = ENTRY_CLASS(e);
-                fclass *c = &w->cl[ci];
-                e = c->e[ENTRY_POS(e)].next;
-                if (c->mark == st || w->cfix[ci] >= 2) /* A's, checked, or to join A */
-                    continue;
-                w->cfix[ci] = 2;
-                if (w->lk[c->bn].mark != st ||
-                    (memo ? is_bottleneck_memo(w, c->bn, c, st) : is_bottleneck(w, c->bn, c, st)))
-                    continue;
-                uint32_t i = 0;
-                while (i < c->nl &&
-                       !(memo ? is_bottleneck_memo(w, c->e[i].l, c, st) : is_bottleneck(w, c->e[i].l, c, st)))
-                    i++;
-                if (i < c->nl) {
-                    c->bn = c->e[i].l;
-                } else {
-                    w->cfix[ci] = 3;
-                    w->comp_c[nc + np++] = ci;
+        /* the classes outside A on R: each keeps the link that fixed it, or finds another, or joins A */
+        if (sums) {
+            for (uint32_t j = 0; j < no; j++)
+                if (w->cfix[w->cunfixed[j]] != 3) /* else to join A */
+                    recheck(x, w->cunfixed[j], st, sums, nc, &np);
+        } else {
+            for (uint32_t k = 0; k < nl; k++)
+                for (uint32_t e = w->lk[w->comp_l[k]].head; e != NONE;) {
+                    uint32_t ci = ENTRY_CLASS(e);
+                    e = w->cl[ci].e[ENTRY_POS(e)].next;
+                    if (w->cl[ci].mark == st || w->cfix[ci] >= 2) /* A's, checked, or to join A */
+                        continue;
+                    w->cfix[ci] = 2;
+                    recheck(x, ci, st, sums, nc, &np);
                 }
-            }
+        }
         if (np == 0)
             break;
         for (uint32_t k = 0, n0 = nc; k < np; k++)
