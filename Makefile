@@ -212,7 +212,8 @@ bench-arrivals: all real
 
 # The model engine's speed on one core: evaluator messages/s, closed-form predictions/s, then seconds and peak
 # memory per cell at 1024, 256, 16384 and 2^20 ranks (an hour or more on today's evaluator; BENCH_ARGS=--quick
-# for a smoke run, --largest adds the largest P per algorithm within 60 s, --shapes all; scripts/bench-model.sh).
+# for a smoke run, --largest adds the largest P per algorithm within 60 s; 1024 ranks at 10 sizes under the 11
+# shapes by default, --sizes and --shapes narrow them; scripts/bench-model.sh).
 BENCH_ARGS ?=
 bench-model: all
 	@mkdir -p results

@@ -7,8 +7,9 @@
 #     (taskset -c 0, timeout; times are wall seconds of pact_model_prepare + pact_model_evaluate, memory the
 #     process's peak RSS):
 #       1024 ranks (generic32x32, 32 nodes x 32): every algorithm of allreduce, reduce, bcast, alltoall,
-#         allgather, barrier, reduce_scatter, 8 B, 64K, 1M, 64M, shapes no_delay and random (skew 1e-4 s);
-#         target <= 0.5 s and <= 256 MiB per cell, 20 s timeout (a timeout is MISSED);
+#         allgather, barrier, reduce_scatter, the acceptance's whole range: 8 B..64 MiB (10 sizes: 8, 64,
+#         512, 1K, 4K, 32K, 256K, 1M, 16M, 64M) under each of the 11 shapes (skew 1e-4 s), about 5,200 cells
+#         (6-7 minutes); target <= 0.5 s and <= 256 MiB per cell, 20 s timeout (a timeout is MISSED);
 #       shared links >= 1e7 messages/s on allreduce ring and alltoall pairwise at 256-1024 ranks;
 #       1024 ranks on cedar, thor, mist and shaheen2 (32 x 32; routes, models/route.c): every algorithm of
 #         alltoall, allgather and allreduce, 64K, random, 20 s timeout: reported, no target;
@@ -22,11 +23,13 @@
 #         finishes within 60 s (hours on today's evaluator: off by default).
 #  Exits 1 when a target is MISSED.
 #
-#   scripts/bench-model.sh [--quick] [--shapes all|LIST] [--largest | --largest-only] [--colls LIST]
+#   scripts/bench-model.sh [--quick] [--shapes all|LIST] [--sizes LIST] [--largest | --largest-only] [--colls LIST]
 #                          [--sets LIST] [--seconds S] [--mem-limit GIB] [--reps N] [-o DIR] [SECONDS]
 #     --quick       smoke run: pact model bench for 2 s, then 1024 ranks only, 8 B and 1M, no_delay
 #     --shapes X    arrival shapes at 1024 ranks: all (the 11 of pact list patterns) or a comma list
-#                   (default no_delay,random)
+#                   (default all; until session 36 no_delay,random, which hid most cells over 0.5 s)
+#     --sizes LIST  sizes at 1024 ranks in bytes, a comma list (default the 10 above; until session 36
+#                   8,65536,1048576,67108864)
 #     --largest     also the largest P per algorithm within 60 s
 #     --largest-only  that alone (two at once on two cores: CPU=0 ... --colls A,B and CPU=1 ... --colls C,D)
 #     --colls LIST  these collectives only (default: the seven; the 2^20 cells too)
@@ -45,7 +48,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
 CPU=${CPU:-0}
-quick=0 largest=0 only=0 seconds=8 shapes=no_delay,random outdir='' mem_gib=17 colls_arg='' sets='' reps=1
+quick=0 largest=0 only=0 seconds=8 shapes=all outdir='' mem_gib=17 colls_arg='' sets='' reps=1 sizes_arg=''
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=1 seconds=2 shapes=no_delay ;;
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
     --colls) colls_arg=$2; shift ;;
     --sets) sets=$2; shift ;;
     --shapes) shapes=$2; shift ;;
+    --sizes) sizes_arg=$2; shift ;;
     --seconds) seconds=$2; shift ;;
     --mem-limit) mem_gib=$2; shift ;;
     --reps) reps=$2; shift ;;
@@ -65,6 +69,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 case $reps in '' | *[!0-9]* | 0*) echo "bench-model.sh: --reps $reps: expected a positive number" >&2; exit 2 ;; esac
+for m in ${sizes_arg//,/ }; do
+    case $m in *[!0-9]* | 0*) echo "bench-model.sh: --sizes $sizes_arg: $m is not a number of bytes (1 or more)" >&2
+        exit 2 ;; esac
+done
 if [ -n "$outdir" ]; then
     # an earlier run's csv would take this run's rows after its own (and a second header): refuse it
     for f in bench-model.txt bench-model.csv; do
@@ -185,7 +193,9 @@ fi
 if [ $only = 0 ]; then
 
     if want 1024; then
-        if [ $quick = 1 ]; then sizes=(8 1048576); else sizes=(8 65536 1048576 67108864); fi
+        if [ -n "$sizes_arg" ]; then read -r -a sizes <<<"${sizes_arg//,/ }"
+        elif [ $quick = 1 ]; then sizes=(8 1048576)
+        else sizes=(8 64 512 1024 4096 32768 262144 1048576 16777216 67108864); fi
         header "1024 ranks, generic32x32 (32 nodes x 32), shapes ${shapes//,/ } (skew 1e-4 s); target <= 0.5 s and <= 256 MiB, 20 s timeout"
         for c in "${COLLS[@]}"; do
             for a in $(algs_of "$c"); do
