@@ -251,7 +251,8 @@ check "benchmarks refuse a folder that holds an earlier run" bench_out_refused
 
 # 16. bench-model.sh --reps N runs each cell N times and keeps its fastest run, with the largest peak memory of
 # the N: a stub pact whose runs take 0.9, 0.3 and 0.6 s and 1000, 2000 and 3000 KiB gives each cell's row
-# 0.3 s and 2.9 MiB (the fastest run's own memory would be 2.0).  A count that is not a positive number is
+# 0.3 s and 2.9 MiB (the fastest run's own memory would be 2.0); its shapes given, as the default is every shape
+# pact lists.  A count that is not a positive number, and --sizes with what is not a number of bytes, are
 # refused (exit 2, one line) before anything runs.
 bench_reps() {
     local d="$TMP/bench-reps" stub out rc v
@@ -275,7 +276,8 @@ case "$1 $2" in
 esac
 STUB
     chmod +x "$stub"
-    PACT=$stub bash scripts/bench-model.sh --sets 1024 --colls barrier --reps 3 -o "$d/out" >/dev/null 2>&1 || true
+    PACT=$stub bash scripts/bench-model.sh --sets 1024 --colls barrier --shapes no_delay,random --reps 3 -o "$d/out" \
+        >/dev/null 2>&1 || true
     [ "$(cat "$d/count")" = 6 ] || { echo "bench-model.sh --reps 3: $(cat "$d/count") runs for 2 cells"; return 1; }
     out=$(awk -F, 'NR > 1 { print $9, $10 }' "$d/out/bench-model.csv" | sort -u)
     [ "$out" = "0.3000 2.9" ] || { echo "bench-model.sh --reps 3: rows $out, not 0.3 s and 2.9 MiB"; return 1; }
@@ -287,5 +289,13 @@ STUB
             return 1
         fi
     done
+    for v in 8,x 0 8,-1 1.5; do
+        out=$(PACT=$stub bash scripts/bench-model.sh --sets 1024 --sizes "$v" -o "$d/bad" 2>&1) && rc=0 || rc=$?
+        if [ "$rc" -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -q -- "--sizes $v: " <<<"$out" ||
+            [ -e "$d/bad" ]; then
+            echo "bench-model.sh --sizes $v: exit $rc: $out"
+            return 1
+        fi
+    done
 }
-check "bench-model.sh --reps keeps each cell's fastest run and refuses a count that is not a positive number" bench_reps
+check "bench-model.sh --reps keeps each cell's fastest run and refuses a count that is not a positive number, --sizes what is not bytes" bench_reps
