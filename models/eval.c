@@ -40,7 +40,7 @@ void pact_model_eval_free(pact_model_eval *w)
                  w->comp_l, w->comp_c, w->dirty,    w->lheap,  w->cend,  w->rec,  w->csort,   w->lkey,
                  w->lbt,    w->chb,    w->ccsr,     w->pstart, w->bused, w->btop, w->lbm,     w->lbw,
                  w->lbmt,   w->mtime,  w->dclk,     w->dnext,  w->dlk,   w->dln,  w->dlfloor, w->dend,
-                 w->dwl,    w->dbid,   w->dcs,      w->d1,     w->d1t0,  w->dcp,  w->cend_t};
+                 w->dwl,    w->dbid,   w->dcs,      w->d1,     w->d1t0,  w->dcp,  w->cend_t,  w->lent};
     for (size_t i = 0; i < G_N_ELEMENTS(p); i++)
         free(p[i]);
     if (w->cmap)
@@ -632,8 +632,11 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, in
                      err) &&
            digit_env("PACT_MODEL_SHARE_ISOLATED", 1,
                      "0 (never) or 1 (where every class is alone on its links)", isolated, err) &&
-           digit_env("PACT_MODEL_SHARE_MEMO", 1,
-                     "0 (walk a link's list at each check) or 1 (its sums once a round)", memo, err);
+           digit_env(
+               "PACT_MODEL_SHARE_MEMO", 2,
+               "0 (walk a link's list at each check), 1 (its sums once a round) or 2 (and on one switch, "
+               "R's lists once a round)",
+               memo, err);
 }
 
 gboolean pact_model_env_check(GError **err)
@@ -663,7 +666,7 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .comp_keep = 1,
                  .share_dense = 1,
                  .share_isolated = 1,
-                 .share_memo = 1,
+                 .share_memo = 2,
                  .direct = 1};
     int ce_flat = 1, avx2 = 1;
     if (!fill_scan_env(&x->fill_scan, err) ||

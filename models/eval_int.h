@@ -301,6 +301,13 @@ _Static_assert(sizeof(rstate) == 64, "a rank's state is one cache line");
 /* One switch of at most this many nodes (a bit each in a 64-bit mask) is shared by links.c's share_dense. */
 #define DENSE_NODES 64
 
+/* links.c, share_unit: a class on a link of a local sharing's R, as its walk met it: whether it is in A, its
+ * flows, and its rate where it is not (A's rates are in the records, as the filling sets them). */
+typedef struct lent {
+    uint32_t ci, n, a;
+    double r;
+} lent;
+
 /* direct.c: the flows in flight in one class at most, where it follows a class (dc_add). */
 #define CLS_MAX 8
 
@@ -388,6 +395,9 @@ struct pact_model_eval {
     uint32_t *pstart; /* links.c, fill_parts: where each component starts in comp_l */
     double *lkey;
     double *bused, *btop; /* links.c, share_sums: R's link k's sums for its checks */
+    /* links.c, share_unit: the classes on R's links, link by link in list order, taken in one walk a round */
+    struct lent *lent;
+    size_t cap_lent;
     uint32_t ndirty;
     /* the EV_SHARE of the instant share_t: the shared links' rates found again once everything at share_t
      * has run.  It waits beside the queue, as the wakes and class ends do: in it, a quarter of the events
@@ -572,7 +582,9 @@ typedef struct {
     int share_isolated; /* links.c: classes alone on their links shared without share_local's passes
                          * (PACT_MODEL_SHARE_ISOLATED=0: never) */
     int share_memo;     /* links.c: share_local's checks take R's link sums once a round (share_sums;
-                         * PACT_MODEL_SHARE_MEMO=0: each check walks its link) */
+                         * PACT_MODEL_SHARE_MEMO=0: each check walks its link); 2, on one switch, R's lists
+                         * walked once a round into an array that the filling and the sums read (share_unit)
+                         */
     int posted;         /* eval.c: the posted path runs (deliveries raise their ranks' exits) */
     int direct; /* eval.c, direct.c: try the posted or direct path first (PACT_MODEL_DIRECT: 0 never, 2 and
                  * compare the event path's exit times with its own, to the bit) */

@@ -1060,9 +1060,236 @@ static int share_isolated(sim_t *x, double now)
     return 1;
 }
 
+/* A grows by the np classes that a local sharing's checks listed after it (comp_c[nc ..)), R by their links;
+ * 0 where R would pass LOCAL_LINKS links. */
+static int comp_grow(pact_model_eval *w, uint32_t st, uint32_t *nl, uint32_t *nc, uint32_t np)
+{
+    for (uint32_t k = 0, n0 = *nc; k < np; k++)
+        if (!comp_add(w, w->comp_c[n0 + k], st, nl, nc, LOCAL_LINKS))
+            return 0;
+    return 1;
+}
+
+/* share_unit's entries, room for n of them (NULL: out of memory, said in x->oom). */
+static inline lent *lent_room(sim_t *x, size_t n)
+{
+    pact_model_eval *w = x->w;
+    if (n > w->cap_lent && !reserve_n((void **)&w->lent, &w->cap_lent, n, sizeof(lent))) {
+        x->oom = TRUE;
+        return NULL;
+    }
+    return w->lent;
+}
+
+/* share_local on one switch (every weight 1), the same bits: R's lists are walked once into lent (a class on
+ * a link as the walk met it), which the filling, the sums and the checks read, where the filling walked its
+ * bottlenecks' lists and share_sums every list of R again, each entry a class record's load behind the last.
+ * The walk that finds A (the classes on the links touched, all of them in A) takes those links' entries; a
+ * round after the first walks only the links that A's new classes bring, and finds the others' capacities and
+ * flows again from their entries (the classes outside A keep their rates until the sharing ends).  The
+ * filling's links are at most LOCAL_LINKS, in a mask: the least key, the least link among equal ones, as
+ * fill_run's scan takes it; a link's unfixed weight the count of its unfixed flows (share_local's sum of the
+ * weights 1, exact).  A, R (comp_l) and the classes checked are share_local's, and a round fails or grows A
+ * where it does.  -1: more links touched than LOCAL_LINKS, for share_local (nothing done). */
+static int share_unit(sim_t *x, double now)
+{
+    pact_model_eval *w = x->w;
+    const uint32_t nd = w->ndirty;
+    if (nd > LOCAL_LINKS)
+        return -1;
+    for (uint32_t i = 0; i < nd; i++)
+        if (w->lk[w->dirty[i]].nc >= LOCAL_LINKS)
+            return 0;
+    uint32_t at[LOCAL_LINKS + 1], lfix[LOCAL_LINKS];
+    double lcap[LOCAL_LINKS], lkey[LOCAL_LINKS];
+    const uint32_t st = next_stamp(w);
+    uint32_t nl = 0, nc = 0, ne = 0;
+    for (uint32_t i = 0; i < nd; i++) { /* the dirty list holds each link once */
+        w->lk[w->dirty[i]].mark = st;
+        w->comp_l[nl++] = w->dirty[i];
+    }
+    /* A, and the touched links' entries: every class on them is A's */
+    for (uint32_t k = 0; k < nd; k++) {
+        const slink *L = &w->lk[w->comp_l[k]];
+        at[k] = ne;
+        lent *E = lent_room(x, ne + L->nc);
+        if (!E)
+            return 1;
+        uint32_t fix = 0;
+        for (uint32_t e = L->head; e != NONE;) {
+            const uint32_t ci = ENTRY_CLASS(e);
+            fclass *c = &w->cl[ci];
+            e = c->e[ENTRY_POS(e)].next;
+            if (c->mark != st && !comp_add(w, ci, st, &nl, &nc, LOCAL_LINKS))
+                return 0;
+            advance_v(c, now);
+            w->cfix[ci] = 0;
+            fix += c->n;
+            E[ne++] = (lent){ci, c->n, 1, 0};
+        }
+        lcap[k] = L->cap0;
+        lfix[k] = fix;
+    }
+    uint32_t walked = nd;
+    for (int round = 0;; round++) {
+        uint32_t alive = 0;
+        for (uint32_t k = 0; k < nl; k++)
+            w->lk[w->comp_l[k]].hpos = k;
+        /* R's capacities less the other classes' rates, and A's flows on each: the links walked in a round
+         * before from their entries, where classes have joined A since */
+        for (uint32_t k = 0; round > 0 && k < walked; k++) {
+            lent *E = w->lent;
+            double cap = w->lk[w->comp_l[k]].cap0;
+            uint32_t fix = 0;
+            for (uint32_t j = at[k]; j < at[k + 1]; j++) {
+                const uint32_t ci = E[j].ci;
+                if (E[j].a || w->cl[ci].mark == st) {
+                    E[j].a = 1;
+                    w->cfix[ci] = 0;
+                    fix += E[j].n;
+                } else {
+                    w->cfix[ci] = 1;
+                    cap -= E[j].r * E[j].n;
+                }
+            }
+            lcap[k] = cap;
+            lfix[k] = fix;
+        }
+        /* the links not walked yet */
+        for (uint32_t k = walked; k < nl; k++) {
+            const slink *L = &w->lk[w->comp_l[k]];
+            at[k] = ne;
+            lent *E = lent_room(x, ne + L->nc);
+            if (!E)
+                return 1;
+            double cap = L->cap0;
+            uint32_t fix = 0;
+            for (uint32_t e = L->head; e != NONE;) {
+                const uint32_t ci = ENTRY_CLASS(e);
+                fclass *c = &w->cl[ci];
+                e = c->e[ENTRY_POS(e)].next;
+                advance_v(c, now);
+                if (c->mark == st) {
+                    w->cfix[ci] = 0;
+                    fix += c->n;
+                    E[ne++] = (lent){ci, c->n, 1, 0};
+                } else {
+                    w->cfix[ci] = 1;
+                    cap -= c->rate * c->n;
+                    E[ne++] = (lent){ci, c->n, 0, c->rate};
+                }
+            }
+            lcap[k] = cap;
+            lfix[k] = fix;
+        }
+        walked = nl;
+        at[nl] = ne;
+        for (uint32_t k = 0; k < nl; k++) {
+            if (lfix[k] > 0 && !(lcap[k] > 0)) /* rounding left nothing for A: let the whole sharing say */
+                return 0;
+            if (lfix[k] > 0) {
+                alive |= 1u << k;
+                lkey[k] = lcap[k] / (double)lfix[k];
+            }
+        }
+        const lent *E = w->lent;
+        /* the filling: the most constrained link fixes A's unfixed classes on it, in its list's order */
+        while (alive) {
+            uint32_t bk = (uint32_t)__builtin_ctz(alive), bl = w->comp_l[bk];
+            double best = lkey[bk];
+            for (uint32_t m = alive & (alive - 1); m; m &= m - 1) { /* without a branch: which wins follows
+                                                                     * no pattern */
+                const uint32_t k = (uint32_t)__builtin_ctz(m), l = w->comp_l[k];
+                const double kk = lkey[k];
+                const int better = (kk < best) | ((kk == best) & (l < bl));
+                best = better ? kk : best;
+                bk = better ? k : bk;
+                bl = better ? l : bl;
+            }
+            alive &= ~(1u << bk);
+            for (uint32_t j = at[bk]; j < at[bk + 1]; j++) {
+                const uint32_t ci = E[j].ci;
+                if (!E[j].a || w->cfix[ci])
+                    continue;
+                w->cfix[ci] = 1;
+                fclass *c = &w->cl[ci];
+                c->bn = bl;
+                c->nrate = best;
+                for (uint32_t i = 0; i < c->nl; i++) {
+                    const uint32_t o = c->e[i].l;
+                    if (o == bl)
+                        continue;
+                    const uint32_t ko = w->lk[o].hpos;
+                    lcap[ko] -= best * c->n;
+                    lfix[ko] -= c->n;
+                    if (lfix[ko] == 0)
+                        alive &= ~(1u << ko);
+                    else
+                        lkey[ko] = lcap[ko] / (double)lfix[ko];
+                }
+            }
+        }
+        /* each link's sums (share_sums's), and the classes outside A to check */
+        uint32_t no = 0;
+        for (uint32_t k = 0; k < nl; k++) {
+            double u = 0, t = 0;
+            for (uint32_t j = at[k]; j < at[k + 1]; j++) {
+                double r;
+                if (E[j].a) {
+                    r = w->cl[E[j].ci].nrate;
+                } else {
+                    r = E[j].r;
+                    if (w->cfix[E[j].ci] < 2) {
+                        w->cfix[E[j].ci] = 2;
+                        w->cunfixed[no++] = E[j].ci;
+                    }
+                }
+                u += r * E[j].n;
+                t = r > t ? r : t;
+            }
+            w->bused[k] = u;
+            w->btop[k] = t;
+        }
+        uint32_t np = 0;
+        for (uint32_t k = 0; k < nc; k++) {
+            fclass *c = &w->cl[w->comp_c[k]];
+            if (is_bottleneck(x, c->bn, c, st, 1))
+                continue;
+            const double own = c->nrate;
+            const uint32_t kb = w->lk[c->bn].hpos;
+            int more = 0;
+            for (uint32_t j = at[kb]; j < at[kb + 1]; j++) /* those that get more there */
+                if (!E[j].a && E[j].r > own) {
+                    more = 1;
+                    if (w->cfix[E[j].ci] != 3) {
+                        w->cfix[E[j].ci] = 3;
+                        w->comp_c[nc + np++] = E[j].ci;
+                    }
+                }
+            if (!more) /* its link not saturated, by rounding: let the whole sharing say */
+                return 0;
+        }
+        for (uint32_t j = 0; j < no; j++)
+            if (w->cfix[w->cunfixed[j]] != 3) /* else to join A */
+                recheck(x, w->cunfixed[j], st, 1, nc, &np);
+        if (np == 0)
+            break;
+        if (!comp_grow(w, st, &nl, &nc, np))
+            return 0;
+    }
+    for (uint32_t k = 0; k < nc; k++)
+        apply_one(x, w->comp_c[k], w->cl[w->comp_c[k]].nrate, now);
+    return 1;
+}
+
 static int share_local(sim_t *x, double now)
 {
     pact_model_eval *w = x->w;
+    if (x->share_memo == 2 && !x->rt && x->fill_scan >= LOCAL_LINKS) {
+        const int u = share_unit(x, now);
+        if (u >= 0)
+            return u;
+    }
     /* a touched link of LOCAL_LINKS classes: R would pass LOCAL_LINKS links on one switch, and likely on
      * routes (linear alltoall: 31 a node link) */
     for (uint32_t i = 0; i < w->ndirty; i++)
@@ -1151,9 +1378,8 @@ static int share_local(sim_t *x, double now)
         }
         if (np == 0)
             break;
-        for (uint32_t k = 0, n0 = nc; k < np; k++)
-            if (!comp_add(w, w->comp_c[n0 + k], st, &nl, &nc, LOCAL_LINKS))
-                return 0;
+        if (!comp_grow(w, st, &nl, &nc, np))
+            return 0;
     }
     for (uint32_t k = 0; k < nc; k++)
         apply_one(x, w->comp_c[k], w->cl[w->comp_c[k]].nrate, now);
