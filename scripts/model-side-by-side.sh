@@ -8,26 +8,33 @@
 # With -i, each cell's instructions instead (valgrind's cachegrind, without its cache simulation: the same
 # count at every run, whatever the VM's speed; one run per cell and binary, the two binaries at once where
 # there are two cores).  Valgrind runs no AVX-512: it counts the baseline x86-64 code.
+# With -f, the cells are a file's instead of the list below: a line a cell, `COLLECTIVE ALGORITHM BYTES SHAPE
+# [SKEW]` (skew 1e-4 s if none: make bench-model's), `#` to the end of a line a comment; each name is checked
+# against what NEW_PACT lists before anything runs.  The cells that `make bench-model` found over 0.5 s at
+# session 36 are `results/reference/model-speed/over-2026-11-28-s36.cells`.  In seconds, the last line counts
+# the cells over issue 17's 0.5 s for each binary.
 #
-#   scripts/model-side-by-side.sh OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-i] [-o FILE]
+#   scripts/model-side-by-side.sh OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-i] [-f CELLS] [-o FILE]
 #     -r ROUNDS  runs per cell and binary (default 3)
 #     -c CPU     the core to pin to (default 0)
 #     -i         instructions per cell (cachegrind) instead of seconds
+#     -f CELLS   the cells from file CELLS
 #     -o FILE    also write the table to FILE
 set -euo pipefail
 usage() {
-    echo "usage: $0 OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-i] [-o FILE]" >&2
+    echo "usage: $0 OLD_PACT NEW_PACT [-r ROUNDS] [-c CPU] [-i] [-f CELLS] [-o FILE]" >&2
     exit 2
 }
 [ $# -ge 2 ] || usage
 old=$1 new=$2
 shift 2
-rounds=3 cpu=0 out='' instr=0
+rounds=3 cpu=0 out='' instr=0 cells_file=''
 while [ $# -gt 0 ]; do
     case $1 in
     -r) rounds=${2:?}; shift 2 ;;
     -c) cpu=${2:?}; shift 2 ;;
     -i) instr=1; shift ;;
+    -f) cells_file=${2:?}; shift 2 ;;
     -o) out=${2:?}; shift 2 ;;
     *) usage ;;
     esac
@@ -42,10 +49,38 @@ done
 case $rounds in '' | *[!0-9]* | 0) echo "$0: -r $rounds: expected a positive number" >&2; exit 2 ;; esac
 case $cpu in '' | *[!0-9]*) echo "$0: -c $cpu: expected a core number" >&2; exit 2 ;; esac
 [ "$cpu" -lt "$(nproc)" ] || { echo "$0: -c $cpu: this machine has cores 0..$(($(nproc) - 1))" >&2; exit 2; }
-if [ -n "$out" ] && ! { : >"$out"; } 2>/dev/null; then
-    echo "$0: -o $out: cannot write there" >&2
-    exit 2
-fi
+# read_cells FILE: the cells of FILE into cells[], each field checked (FILE:LINE: what is wrong, exit 2)
+read_cells() {
+    local f=$1 n=0 line algs shapes
+    local -a w
+    if [ ! -f "$f" ] || [ ! -r "$f" ]; then
+        echo "$0: -f $f: no such readable file" >&2
+        exit 2
+    fi
+    shapes=$("$new" list patterns | awk '{ print $1 }') || { echo "$0: $new list patterns failed" >&2; exit 2; }
+    cells=()
+    while IFS= read -r line || [ -n "$line" ]; do
+        n=$((n + 1))
+        read -r -a w <<<"${line%%#*}"
+        [ ${#w[@]} -gt 0 ] || continue
+        if [ ${#w[@]} -lt 4 ] || [ ${#w[@]} -gt 5 ]; then
+            echo "$0: $f:$n: expected COLLECTIVE ALGORITHM BYTES SHAPE [SKEW], got ${#w[@]} fields" >&2
+            exit 2
+        fi
+        algs=$("$new" list algorithms --coll "${w[0]}" --format csv 2>/dev/null | awk -F, 'NR > 1 { print $2 }') ||
+            { echo "$0: $f:$n: collective ${w[0]}: not one that $new lists" >&2; exit 2; }
+        grep -qx -- "${w[1]}" <<<"$algs" ||
+            { echo "$0: $f:$n: algorithm ${w[1]}: not one of ${w[0]}'s" >&2; exit 2; }
+        [[ ${w[2]} =~ ^[1-9][0-9]*$ ]] ||
+            { echo "$0: $f:$n: bytes ${w[2]}: expected a positive whole number" >&2; exit 2; }
+        grep -qx -- "${w[3]}" <<<"$shapes" || { echo "$0: $f:$n: shape ${w[3]}: not one of pact's" >&2; exit 2; }
+        [[ ${w[4]:-1e-4} =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] ||
+            { echo "$0: $f:$n: skew ${w[4]}: expected seconds, a number" >&2; exit 2; }
+        cells+=("${w[0]} ${w[1]} ${w[2]} ${w[3]} ${w[4]:-1e-4}")
+    done <"$f"
+    [ ${#cells[@]} -gt 0 ] || { echo "$0: -f $f: no cells in it" >&2; exit 2; }
+}
+
 
 # coll alg bytes shape skew: the skews 0.0086 s and 0.61 s are pact tune's for those cells (1.5 x the mean
 # no-delay d^ of the candidates), 1e-4 s is make bench-model's
@@ -69,6 +104,11 @@ cells=(
     "allgather ring 1048576 random 1e-4"
     "bcast scatter_allgather_ring 65536 no_delay 0"
 )
+[ -z "$cells_file" ] || read_cells "$cells_file"
+if [ -n "$out" ] && ! { : >"$out"; } 2>/dev/null; then
+    echo "$0: -o $out: cannot write there" >&2
+    exit 2
+fi
 
 # one cell's total_s with one binary
 run_cell() {
@@ -121,6 +161,7 @@ fi
         "$(hostname), $(date -u +%Y-%m-%dT%H:%MZ)"
     echo "# old: $old; new: $new"
     printf '%-62s %10s %10s %6s\n' cell old_s new_s ratio
+    over_o=0 over_n=0
     for c in "${cells[@]}"; do
         # shellcheck disable=SC2086
         set -- $c
@@ -132,5 +173,8 @@ fi
             if [ -z "$bn" ] || awk -v a="$t" -v b="$bn" 'BEGIN { exit !(a < b) }'; then bn=$t; fi
         done
         printf '%-62s %10s %10s %6.2f\n' "$c" "$bo" "$bn" "$(awk -v a="$bo" -v b="$bn" 'BEGIN { print b / a }')"
+        over_o=$((over_o + $(awk -v a="$bo" 'BEGIN { print (a > 0.5) }')))
+        over_n=$((over_n + $(awk -v a="$bn" 'BEGIN { print (a > 0.5) }')))
     done
+    echo "# over 0.5 s (issue 17): old $over_o, new $over_n, of ${#cells[@]} cells"
 } | if [ -n "$out" ]; then tee "$out"; else cat; fi

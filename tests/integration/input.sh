@@ -299,3 +299,48 @@ STUB
     done
 }
 check "bench-model.sh --reps keeps each cell's fastest run and refuses a count that is not a positive number, --sizes what is not bytes" bench_reps
+
+# scripts/model-side-by-side.sh -f CELLS: two builds on a file's cells, each field checked before anything runs.
+# Two stub pacts (one answers 0.6 s a cell, the other 0.4 s) show the rows and the count over 0.5 s; a bad line
+# is refused with the file and line, exit 2, one line, and no -o file.
+side_cells() {
+    local d="$TMP/side-cells" v out rc
+    rm -rf "$d"
+    mkdir -p "$d"
+    for v in 0.6 0.4; do
+        cat >"$d/pact-$v" <<STUB
+#!/usr/bin/env bash
+case "\$1 \$2" in
+"list algorithms") [ "\$4" = alltoall ] || exit 2; printf 'collective,algorithm\nalltoall,pairwise\nalltoall,linear\n' ;;
+"list patterns") printf 'no_delay   at once\nrandom   at random\n' ;;
+"model predict") echo "timing: coll=alltoall total_s=$v status=ok" ;;
+*) exit 3 ;;
+esac
+STUB
+        chmod +x "$d/pact-$v"
+    done
+    printf '# two cells\nalltoall pairwise 512 random\nalltoall linear 8 no_delay 0 # a comment\n' >"$d/ok.cells"
+    out=$(bash scripts/model-side-by-side.sh "$d/pact-0.6" "$d/pact-0.4" -r 2 -f "$d/ok.cells" 2>&1) ||
+        { echo "side-by-side -f: failed: $out"; return 1; }
+    grep -q "^alltoall pairwise 512 random 1e-4 .* 0.6 .* 0.4 .*0.67$" <<<"$out" &&
+        grep -q "^alltoall linear 8 no_delay 0 " <<<"$out" &&
+        grep -q "^# over 0.5 s (issue 17): old 2, new 0, of 2 cells$" <<<"$out" ||
+        { echo "side-by-side -f: $out"; return 1; }
+    for v in "alltoall pairwise 512|:1: expected COLLECTIVE" "alltoall nope 512 random|:1: algorithm nope" \
+        "bcast linear 8 random|:1: collective bcast" "alltoall linear 1x random|:1: bytes 1x" \
+        "alltoall linear 8 sideways|:1: shape sideways" "alltoall linear 8 random 1s|:1: skew 1s" \
+        "# nothing|: no cells"; do
+        printf '%s\n' "${v%%|*}" >"$d/bad.cells"
+        out=$(bash scripts/model-side-by-side.sh "$d/pact-0.6" "$d/pact-0.4" -f "$d/bad.cells" -o "$d/out.txt" 2>&1) &&
+            rc=0 || rc=$?
+        if [ "$rc" -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -qF -- "${v#*|}" <<<"$out" ||
+            [ -e "$d/out.txt" ]; then
+            echo "side-by-side -f with '${v%%|*}': exit $rc: $out"
+            return 1
+        fi
+    done
+    out=$(bash scripts/model-side-by-side.sh "$d/pact-0.6" "$d/pact-0.4" -f "$d/none.cells" 2>&1) && rc=0 || rc=$?
+    [ "$rc" = 2 ] && grep -q "none.cells: no such readable file" <<<"$out" || { echo "missing -f file: $out"; return 1; }
+}
+check "model-side-by-side.sh -f: a file's cells side by side, counted over 0.5 s; a bad line refused with its file and line" \
+    side_cells
