@@ -1070,6 +1070,14 @@ static int comp_grow(pact_model_eval *w, uint32_t st, uint32_t *nl, uint32_t *nc
     return 1;
 }
 
+/* A's classes (comp_c[0 .. nc)) take the rates that a local sharing found (nrate). */
+static void apply_nrates(sim_t *x, uint32_t nc, double now)
+{
+    const pact_model_eval *w = x->w;
+    for (uint32_t k = 0; k < nc; k++)
+        apply_one(x, w->comp_c[k], w->cl[w->comp_c[k]].nrate, now);
+}
+
 /* share_unit's entries, room for n of them (NULL: out of memory, said in x->oom). */
 static inline lent *lent_room(sim_t *x, size_t n)
 {
@@ -1277,14 +1285,15 @@ static int share_unit(sim_t *x, double now)
         if (!comp_grow(w, st, &nl, &nc, np))
             return 0;
     }
-    for (uint32_t k = 0; k < nc; k++)
-        apply_one(x, w->comp_c[k], w->cl[w->comp_c[k]].nrate, now);
+    apply_nrates(x, nc, now);
     return 1;
 }
 
 static int share_local(sim_t *x, double now)
 {
     pact_model_eval *w = x->w;
+    /* share_unit fills without fill_run: where the tests make fill_run's heap take small components
+     * (PACT_MODEL_FILL_SCAN below LOCAL_LINKS), the heap is what they mean to run */
     if (x->share_memo == 2 && !x->rt && x->fill_scan >= LOCAL_LINKS) {
         const int u = share_unit(x, now);
         if (u >= 0)
@@ -1381,8 +1390,7 @@ static int share_local(sim_t *x, double now)
         if (!comp_grow(w, st, &nl, &nc, np))
             return 0;
     }
-    for (uint32_t k = 0; k < nc; k++)
-        apply_one(x, w->comp_c[k], w->cl[w->comp_c[k]].nrate, now);
+    apply_nrates(x, nc, now);
     return 1;
 }
 

@@ -51,8 +51,9 @@ case $cpu in '' | *[!0-9]*) echo "$0: -c $cpu: expected a core number" >&2; exit
 [ "$cpu" -lt "$(nproc)" ] || { echo "$0: -c $cpu: this machine has cores 0..$(($(nproc) - 1))" >&2; exit 2; }
 # read_cells FILE: the cells of FILE into cells[], each field checked (FILE:LINE: what is wrong, exit 2)
 read_cells() {
-    local f=$1 n=0 line algs shapes
+    local f=$1 n=0 line shapes
     local -a w
+    local -A algs_of # each collective's algorithms, listed once
     if [ ! -f "$f" ] || [ ! -r "$f" ]; then
         echo "$0: -f $f: no such readable file" >&2
         exit 2
@@ -67,9 +68,12 @@ read_cells() {
             echo "$0: $f:$n: expected COLLECTIVE ALGORITHM BYTES SHAPE [SKEW], got ${#w[@]} fields" >&2
             exit 2
         fi
-        algs=$("$new" list algorithms --coll "${w[0]}" --format csv 2>/dev/null | awk -F, 'NR > 1 { print $2 }') ||
-            { echo "$0: $f:$n: collective ${w[0]}: not one that $new lists" >&2; exit 2; }
-        grep -qx -- "${w[1]}" <<<"$algs" ||
+        if [ -z "${algs_of[${w[0]}]+set}" ]; then
+            algs_of[${w[0]}]=$("$new" list algorithms --coll "${w[0]}" --format csv 2>/dev/null |
+                awk -F, 'NR > 1 { print $2 }') ||
+                { echo "$0: $f:$n: collective ${w[0]}: not one that $new lists" >&2; exit 2; }
+        fi
+        grep -qx -- "${w[1]}" <<<"${algs_of[${w[0]}]}" ||
             { echo "$0: $f:$n: algorithm ${w[1]}: not one of ${w[0]}'s" >&2; exit 2; }
         [[ ${w[2]} =~ ^[1-9][0-9]*$ ]] ||
             { echo "$0: $f:$n: bytes ${w[2]}: expected a positive whole number" >&2; exit 2; }
