@@ -178,6 +178,15 @@ gboolean pact_model_bound(pact_model_eval *w, const pact_model_sched *s, const d
 gboolean pact_model_bounds(pact_model_eval *w, const pact_model_sched *s, const double *const *arrivals,
                            unsigned K, const pact_model_params *prm, double *dhat_lb, GError **err);
 
+/* A quicker, looser lower bound of the same d^ under K patterns: each rank's operations from its arrival
+ * through its own dependencies, a message no earlier than the other end's rank arrives (not than its post)
+ * and taking at least its channel's smallest message's least transfer; on shared links, the link-load term
+ * with those times.  One rank's times at a time (in cache) instead of every operation's: pact tune bounds
+ * every candidate with it first, and with pact_model_bounds only those it cannot rule out (tuner/README.md).
+ */
+gboolean pact_model_bounds_quick(pact_model_eval *w, const pact_model_sched *s, const double *const *arrivals,
+                                 unsigned K, const pact_model_params *prm, double *dhat_lb, GError **err);
+
 /* The time of each operation of one evaluation (pact timeline): off by default, since it costs 24 bytes per
  * operation.  Sends and receives start when the rank posts them and end when MPI would complete them (an
  * eager send at once); reductions and copies run from start to end; `match` is the operation at the other

@@ -285,11 +285,34 @@ static gboolean keep_env(gsize *cap, GError **err)
     return TRUE;
 }
 
+/* PACT_MODEL_BOUNDS: which lower bounds pact tune's pruning gives the held cells (sweep.c, run_pruned):
+ * "both" (unset or empty: pact_model_bounds_quick's, then pact_model_bounds's where those do not suffice),
+ * "full" (pact_model_bounds's alone) or "quick" (the quick one alone); FALSE with a message otherwise.  The
+ * tables are the same bytes whichever (tests/integration/tune.sh). */
+gboolean pact_sw_bounds_env(int *mode, GError **err)
+{
+    const char *v = g_getenv("PACT_MODEL_BOUNDS");
+    *mode = PACT_SW_BOUNDS_BOTH;
+    if (!v || !*v || !strcmp(v, "both"))
+        return TRUE;
+    if (!strcmp(v, "full") || !strcmp(v, "quick")) {
+        *mode = v[0] == 'f' ? PACT_SW_BOUNDS_FULL : PACT_SW_BOUNDS_QUICK;
+        return TRUE;
+    }
+    g_set_error(
+        err, PACT_ERROR, PACT_ERROR_INPUT,
+        "environment variable PACT_MODEL_BOUNDS=%s: not both, full or quick (the lower bounds of pact "
+        "tune's pruning)",
+        v);
+    return FALSE;
+}
+
 gboolean pact_sw_env_check(GError **err)
 {
     gsize cap;
+    int mode;
     g_autofree char *lib = NULL;
-    return keep_env(&cap, err) && pact_smpi_malloc(&lib, err);
+    return keep_env(&cap, err) && pact_sw_bounds_env(&mode, err) && pact_smpi_malloc(&lib, err);
 }
 
 /* The cap, from the environment (checked at start: pact_sw_env_check) or the memory; under kept_lock. */
@@ -433,6 +456,12 @@ void pact_sw_workspaces_drop(void)
     g_mutex_unlock(&ws_lock);
 }
 
+/* The memo's key of a bound of kind k begins with this. */
+static const char *bound_prefix(int k)
+{
+    return k == LB_QUICK ? "quick" : "bound";
+}
+
 /* A bound batch's cells waiting for their bounds: up to PACT_MODEL_BOUND_LANES of one schedule set, bounded
  * in one pass (pact_model_bounds), with their arrivals and memo keys. */
 typedef struct {
@@ -442,10 +471,17 @@ typedef struct {
     unsigned n;
 } bound_group;
 
-/* The group's bounds under schedule set ms (a set no bound covers is simply not pruned: 0), into the cells
- * and the memo; the group emptied. */
+/* A cell's bound of kind k (LB_QUICK, LB_FULL) becomes its lb: the larger of its two bounds. */
+static void lb_set(cell_t *c, int k, double lb)
+{
+    c->lb = k == LB_FULL && c->lbk != LB_NONE && c->lb > lb ? c->lb : lb;
+    c->lbk = (guint8)k;
+}
+
+/* The group's bounds of kind k under schedule set ms (a set no bound covers is simply not pruned: 0), into
+ * the cells and the memo; the group emptied. */
 static void bound_flush(ctx_t *x, pact_model_eval *w, const pact_model_sched *ms,
-                        const pact_model_params *prm, bound_group *g)
+                        const pact_model_params *prm, int k, bound_group *g)
 {
     if (g->n == 0)
         return;
@@ -454,13 +490,13 @@ static void bound_flush(ctx_t *x, pact_model_eval *w, const pact_model_sched *ms
     for (unsigned i = 0; i < g->n; i++)
         arr[i] = (const double *)g->d[i]->data;
     GError *e = NULL;
-    if (!pact_model_bounds(w, ms, arr, g->n, prm, lb, &e)) {
+    if (!(k == LB_QUICK ? pact_model_bounds_quick : pact_model_bounds)(w, ms, arr, g->n, prm, lb, &e)) {
         for (unsigned i = 0; i < g->n; i++)
             lb[i] = 0;
         g_clear_error(&e);
     }
     for (unsigned i = 0; i < g->n; i++) {
-        g->c[i]->lb = lb[i];
+        lb_set(g->c[i], k, lb[i]);
         double *v = g_new(double, 2);
         v[0] = lb[i];
         v[1] = NAN;
@@ -518,7 +554,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
     gboolean ok = FALSE;
     for (guint k = 0; k < b->cells->len; k++) {
         cell_t *c = x->cells->pdata[g_array_index(b->cells, guint, k)];
-        if (c->rows || c->held != b->bound)
+        if (c->rows || c->held != (b->bound != LB_NONE) || (b->bound == LB_FULL && c->lbk != LB_WANT))
             continue;
         const pact_alg *alg;
         pact_build_args a;
@@ -530,7 +566,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
             continue;
         }
         if (!ms || ms_alg != c->alg || ms_size != c->size) {
-            bound_flush(x, w, ms, &prm, &g);
+            bound_flush(x, w, ms, &prm, b->bound, &g);
             kept_put(b, ms_alg, ms_size, ms, g_steal_pointer(&digest));
             ms = NULL;
             if (kept_take(x, c->alg, c->size, &ms, &digest)) {
@@ -544,15 +580,22 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
             ms_alg = c->alg;
             ms_size = c->size;
         }
-        /* a schedule set evaluated under these arrivals already (another algorithm that builds it alike) */
-        g_autofree char *key = g_strdup_printf("%s%s %s", b->bound ? "bound " : "", digest, c->pattern_file);
+        /* a schedule set evaluated under these arrivals already (another algorithm that builds it alike): its
+         * d^, or for a bound its d^ (the exact bound: segmented ring allreduce at 1024 ranks took 3 s of
+         * bounds where ring's evaluations were known) or that bound */
+        g_autofree char *run_key = g_strdup_printf("%s %s", digest, c->pattern_file);
+        g_autofree char *key = b->bound == LB_NONE
+                                   ? g_strdup(run_key)
+                                   : g_strdup_printf("%s %s", bound_prefix(b->bound), run_key);
         g_mutex_lock(&x->memo_lock);
-        const double *seen = g_hash_table_lookup(x->memo, key);
+        const double *ran = b->bound == LB_NONE ? NULL : g_hash_table_lookup(x->memo, run_key);
+        const double *seen = ran ? ran : g_hash_table_lookup(x->memo, key);
         double memo[2] = {seen ? seen[0] : NAN, seen ? seen[1] : NAN};
         g_mutex_unlock(&x->memo_lock);
+        b->bounded += b->bound != LB_NONE;
         if (seen) {
-            if (b->bound)
-                c->lb = memo[0];
+            if (b->bound != LB_NONE)
+                lb_set(c, ran ? LB_FULL : b->bound, memo[0]);
             else
                 cell_set(c, s->reps, memo[0], memo[1], "ok");
             continue;
@@ -560,12 +603,12 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
         GArray *d = model_arrivals(x, c, err);
         if (!d)
             goto out;
-        if (b->bound) {
+        if (b->bound != LB_NONE) {
             g.c[g.n] = c;
             g.d[g.n] = d;
             g.key[g.n++] = g_steal_pointer(&key);
             if (g.n == bound_lanes(ms))
-                bound_flush(x, w, ms, &prm, &g);
+                bound_flush(x, w, ms, &prm, b->bound, &g);
             continue;
         }
         pact_model_result r;
@@ -581,7 +624,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
         g_hash_table_replace(x->memo, g_steal_pointer(&key), v);
         g_mutex_unlock(&x->memo_lock);
     }
-    bound_flush(x, w, ms, &prm, &g);
+    bound_flush(x, w, ms, &prm, b->bound, &g);
     ok = TRUE;
 out:
     bound_drop(&g);

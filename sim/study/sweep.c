@@ -102,7 +102,8 @@ static gboolean append_all(int fd, const char *text, const char *path, GError **
 
 /* Where the time goes: OUT/run/batches.csv, a line per finished simulation (wall seconds, not part of the
  * results: scripts/bench-sim.sh sums it per algorithm), and for the model engine the schedule sets the batch
- * prepared and those it took as an earlier batch kept them (engines.c). */
+ * prepared and those it took as an earlier batch kept them (engines.c), and for a bound wave of pact tune's
+ * pruning the cells it bounded (quick or full: run_pruned). */
 static void log_batch(const batch_t *b)
 {
     g_autofree char *path = g_build_filename(b->x->run, "..", "batches.csv", NULL);
@@ -112,11 +113,14 @@ static void log_batch(const batch_t *b)
         return;
     const cell_t *c0 = b->x->cells->pdata[g_array_index(b->cells, guint, 0)];
     if (fresh)
-        fputs("study,collective,procs,phase,algorithm,bytes,cells,wall_s,sets_prepared,sets_reused\n", f);
-    fprintf(f, "%u,%s,%d,%d,%s,%" G_GUINT64_FORMAT ",%u,%.3f,%u,%u\n", b->x->index,
+        fputs("study,collective,procs,phase,algorithm,bytes,cells,wall_s,sets_prepared,sets_reused,bounded_"
+              "quick,"
+              "bounded_full\n",
+              f);
+    fprintf(f, "%u,%s,%d,%d,%s,%" G_GUINT64_FORMAT ",%u,%.3f,%u,%u,%u,%u\n", b->x->index,
             pact_coll_name(b->x->s->coll), b->x->s->procs, b->phase, (char *)b->x->s->algs->pdata[c0->alg],
             g_array_index(b->x->s->sizes, guint64, c0->size), b->cells->len, b->seconds, b->prepared,
-            b->reused);
+            b->reused, b->bound == LB_QUICK ? b->bounded : 0, b->bound == LB_FULL ? b->bounded : 0);
     fclose(f);
 }
 
@@ -135,7 +139,7 @@ static gint larger_first(gconstpointer a, gconstpointer b)
 /* Runs the batches of one phase that are this shard's and still lack rows, J at a time (their held cells
  * wait), the larger studies' first; with `bound`, gives the held cells their lower bounds instead, and writes
  * nothing. */
-static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboolean bound, int fd,
+static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int bound, int fd,
                          const char *csv, progress_t *pr, GError **err)
 {
     gint cancel = 0;
@@ -151,12 +155,13 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboo
         gboolean todo = FALSE;
         for (guint k = 0; k < b->cells->len; k++) {
             const cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
-            todo |= c->rows == NULL && c->held == bound && !c->twin;
+            todo |= c->rows == NULL && c->held == (bound != LB_NONE) && !c->twin &&
+                    (bound != LB_FULL || c->lbk == LB_WANT);
         }
         if (b->phase != phase || !b->mine || !todo)
             continue;
         b->bound = bound;
-        b->prepared = b->reused = 0;
+        b->prepared = b->reused = b->bounded = 0;
         b->cancel = &cancel;
         b->done = q;
         g_thread_pool_push(pool, b, NULL);
@@ -171,8 +176,10 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, gboo
             g_atomic_int_set(&cancel, 1);
             continue;
         }
-        if (bound)
+        if (bound != LB_NONE) { /* no rows */
+            log_batch(b);
             continue;
+        }
         GString *rows = g_string_new(NULL);
         for (guint k = 0; k < b->cells->len; k++) {
             cell_t *c = b->x->cells->pdata[g_array_index(b->cells, guint, k)];
@@ -286,10 +293,73 @@ static void check_twin_skews(GPtrArray *studies)
     }
 }
 
+/* One call of e->prune per study of the model engine and size with held cells.  Without `want`, the cells it
+ * needs are no longer held (returned: how many); with it, they stay held, and each candidate that it needs at
+ * a size and that has cells bounded there by pact_model_bounds_quick alone has those cells marked for
+ * pact_model_bounds (LB_WANT; returned: how many). */
+static guint prune_round(pact_experiment *e, GPtrArray *studies, gboolean want)
+{
+    guint asked = 0;
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        const pact_sweep *s = x->s;
+        if (s->engine != PACT_ENGINE_MODEL)
+            continue;
+        guint na = s->algs->len, np = s->patterns->len;
+        int nd = -1;
+        for (guint p = 0; p < np; p++)
+            if (!strcmp(s->patterns->pdata[p], "no_delay"))
+                nd = (int)p;
+        const size_t n = (size_t)na * np;
+        g_autofree double *d = g_new(double, n), *lb = g_new(double, n);
+        g_autofree guint8 *known = g_new(guint8, n), *need = g_new(guint8, n);
+        for (guint z = 0; z < s->sizes->len; z++) {
+            gboolean any = FALSE;
+            for (guint a = 0; a < na; a++)
+                for (guint p = 0; p < np; p++) {
+                    const cell_t *c = pact_sw_find_cell(x, a, z, p);
+                    guint i = a * np + p;
+                    known[i] = !c->held;
+                    d[i] = c->held ? NAN : pact_sw_mean_of(c, TRUE);
+                    lb[i] = c->held ? c->lb : NAN;
+                    need[i] = 0;
+                    any |= c->held;
+                }
+            if (!any)
+                continue;
+            e->prune(e->prune_ctx, na, np, nd, d, lb, known, need);
+            for (guint a = 0; a < na; a++) {
+                gboolean needed = FALSE;
+                for (guint p = 0; p < np; p++)
+                    needed |= need[a * np + p];
+                for (guint p = 0; p < np && needed; p++) {
+                    cell_t *c = pact_sw_find_cell(x, a, z, p);
+                    if (!c->held)
+                        continue;
+                    if (!want && need[a * np + p]) {
+                        c->held = FALSE;
+                        asked++;
+                    } else if (want && c->lbk == LB_QUICK) {
+                        c->lbk = LB_WANT;
+                        asked++;
+                    }
+                }
+            }
+        }
+    }
+    return asked;
+}
+
 /* Pruning (pact tune): the model engine's phase-2 cells without rows are held; per study and size, e->prune
  * says which to run (first without bounds), they run, the cells still held get a lower bound of their d^
  * (once), and it is asked again after each round until it asks for none.  Those still held are written by
- * write_pruned. */
+ * write_pruned.  The bounds come in two waves: pact_model_bounds_quick's for every held cell, then
+ * pact_model_bounds's for the candidates that e->prune still needs with those (LB_WANT): at 1024 ranks a ring
+ * allreduce's full bound (10 patterns) costs three evaluations of it, the quick one a sixth of that.  What
+ * e->prune no longer needs it never needs again: a cell's bound only rises as it runs, the best d^ under a
+ * pattern and the value it is weighed against only fall as others run, so no later round asks for a cell the
+ * quick bound left held; and a candidate bounded in full has the larger of its two bounds.  So no cell runs
+ * that the full bounds alone would have left held. */
 static gboolean run_pruned(pact_experiment *e, GPtrArray *studies, GPtrArray *batches, int fd,
                            const char *csv, progress_t *pr, GError **err)
 {
@@ -302,56 +372,32 @@ static gboolean run_pruned(pact_experiment *e, GPtrArray *studies, GPtrArray *ba
             cell_t *c = x->cells->pdata[i];
             c->held = c->phase == 2 && !c->rows && ((batch_t *)batches->pdata[c->batch])->mine;
             c->lb = NAN;
+            c->lbk = LB_NONE;
             held += c->held;
         }
     }
+    int mode;
     if (!held)
         return TRUE;
+    if (!pact_sw_bounds_env(&mode, err))
+        return FALSE;
     for (gboolean bounded = FALSE;;) {
-        guint asked = 0;
-        for (guint k = 0; k < studies->len; k++) {
-            ctx_t *x = studies->pdata[k];
-            const pact_sweep *s = x->s;
-            if (s->engine != PACT_ENGINE_MODEL)
-                continue;
-            guint na = s->algs->len, np = s->patterns->len;
-            int nd = -1;
-            for (guint p = 0; p < np; p++)
-                if (!strcmp(s->patterns->pdata[p], "no_delay"))
-                    nd = (int)p;
-            const size_t n = (size_t)na * np;
-            g_autofree double *d = g_new(double, n), *lb = g_new(double, n);
-            g_autofree guint8 *known = g_new(guint8, n), *need = g_new(guint8, n);
-            for (guint z = 0; z < s->sizes->len; z++) {
-                gboolean any = FALSE;
-                for (guint a = 0; a < na; a++)
-                    for (guint p = 0; p < np; p++) {
-                        const cell_t *c = pact_sw_find_cell(x, a, z, p);
-                        guint i = a * np + p;
-                        known[i] = !c->held;
-                        d[i] = c->held ? NAN : pact_sw_mean_of(c, TRUE);
-                        lb[i] = c->held ? c->lb : NAN;
-                        need[i] = 0;
-                        any |= c->held;
-                    }
-                if (!any)
-                    continue;
-                e->prune(e->prune_ctx, na, np, nd, d, lb, known, need);
-                for (guint a = 0; a < na; a++)
-                    for (guint p = 0; p < np; p++) {
-                        cell_t *c = pact_sw_find_cell(x, a, z, p);
-                        if (c->held && need[a * np + p]) {
-                            c->held = FALSE;
-                            asked++;
-                        }
-                    }
-            }
-        }
-        if (asked && !run_wave(e, batches, 2, FALSE, fd, csv, pr, err))
+        guint asked = prune_round(e, studies, FALSE);
+        if (asked && !run_wave(e, batches, 2, LB_NONE, fd, csv, pr, err))
             return FALSE;
         if (!bounded) {
             bounded = TRUE;
-            if (!run_wave(e, batches, 2, TRUE, fd, csv, pr, err))
+            if (mode == PACT_SW_BOUNDS_FULL) /* every held cell bounded in full */
+                for (guint k = 0; k < studies->len; k++) {
+                    ctx_t *x = studies->pdata[k];
+                    for (guint i = 0; i < x->cells->len; i++)
+                        ((cell_t *)x->cells->pdata[i])->lbk = LB_WANT;
+                }
+            else if (!run_wave(e, batches, 2, LB_QUICK, fd, csv, pr, err))
+                return FALSE;
+            if (mode != PACT_SW_BOUNDS_QUICK &&
+                (mode == PACT_SW_BOUNDS_FULL || prune_round(e, studies, TRUE)) &&
+                !run_wave(e, batches, 2, LB_FULL, fd, csv, pr, err))
                 return FALSE;
         } else if (!asked) {
             return TRUE;
@@ -592,7 +638,7 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
     if (!e->quiet)
         fprintf(stderr, "pact sim: %u studies, %u cells to run%s (%u already in %s), %d jobs\n", studies->len,
                 pr.total, e->shard_n ? " in this shard" : "", have, e->outdir, e->jobs);
-    if (!write_patterns(batches, 1, err) || !run_wave(e, batches, 1, FALSE, fd, csv, &pr, err) ||
+    if (!write_patterns(batches, 1, err) || !run_wave(e, batches, 1, LB_NONE, fd, csv, &pr, err) ||
         !fill_twins(studies, 1, fd, csv, &pr, err))
         goto done;
     for (guint k = 0; k < studies->len; k++) {
@@ -605,7 +651,7 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
     check_twin_skews(studies);
     if (!apply_keep(e, studies, batches, fd, csv, &pr, err) || !write_patterns(batches, 2, err) ||
         (e->prune && !run_pruned(e, studies, batches, fd, csv, &pr, err)) ||
-        !run_wave(e, batches, 2, FALSE, fd, csv, &pr, err) || !fill_twins(studies, 2, fd, csv, &pr, err))
+        !run_wave(e, batches, 2, LB_NONE, fd, csv, &pr, err) || !fill_twins(studies, 2, fd, csv, &pr, err))
         goto done;
     if (e->prune && !write_pruned(studies, fd, csv, &pr, err))
         goto done;

@@ -11,6 +11,10 @@
 #include "pact_run.h"
 
 typedef struct cell_s cell_t;
+/* cell_t.lbk and batch_t.bound: a bound wave gives the held cells pact_model_bounds_quick's bound (LB_QUICK),
+ * or pact_model_bounds's to those marked LB_WANT (LB_FULL; the larger of the two is kept); a d^ already known
+ * under the cell's arrivals (another algorithm's, built alike) is its exact bound (LB_FULL) */
+enum { LB_NONE, LB_QUICK, LB_FULL, LB_WANT };
 struct cell_s {
     guint alg, size, pat; /* indices into the sweep's lists */
     double skew_s;
@@ -22,6 +26,7 @@ struct cell_s {
     char *rows;           /* its results.csv rows, once it has all its repetitions */
     gboolean held;        /* pruning (pact_prune_fn): not to run until asked for */
     double lb;            /* pruning: a lower bound of its d^ (NAN: restricted) */
+    guint8 lbk; /* pruning: what lb is: LB_NONE, LB_QUICK, LB_FULL, or LB_QUICK that wants LB_FULL */
     cell_t *twin;         /* pact_experiment.twins: the cell of an earlier algorithm that simulates the same
                            * schedule set under the same arrivals, whose rows it copies (NULL: none) */
 };
@@ -41,8 +46,9 @@ typedef struct {
     char *bench;      /* absolute path of pact-bench-smpi (smpi engine) */
     double gamma;
     pact_place place; /* the ranks' nodes, for the builders of the model and replay engines */
-    /* the model engine: "DIGEST PATTERN-FILE" (and "bound ..." for a bound) -> double[2]: what evaluating a
-     * schedule set under those arrivals gave (d^, d*), so that what two algorithms build alike runs once */
+    /* the model engine: "DIGEST PATTERN-FILE" ("quick ..." and "bound ..." for bounds) -> double[2]: what
+     * evaluating a schedule set under those arrivals gave (d^, d*), so that what two algorithms build alike
+     * runs once */
     GMutex memo_lock;
     GHashTable *memo;
     GHashTable *arrivals; /* the model engine: pattern file -> GArray of its delays, read once (memo_lock) */
@@ -61,8 +67,10 @@ typedef struct {
     gint *cancel;
     GAsyncQueue *done;
     double seconds; /* wall time it took */
-    gboolean bound; /* the model engine: lower bounds of its held cells' d^ (cell_t.lb), no runs */
+    int bound; /* the model engine: LB_QUICK or LB_FULL: lower bounds of its held cells' d^ (cell_t.lb), no
+                * runs; LB_NONE: runs */
     guint prepared, reused; /* the model engine: schedule sets it prepared, and took kept (engines.c) */
+    guint bounded;          /* the model engine: cells it gave a bound (a bound wave) */
 } batch_t;
 
 typedef struct {
@@ -81,6 +89,8 @@ void pact_sw_cell_reset(cell_t *c);
 gboolean pact_sw_launch(batch_t *b, GError **err);       /* smpi: one smpirun of the bench driver */
 gboolean pact_sw_model_batch(batch_t *b, GError **err);  /* model: the schedule evaluator, in process */
 void pact_sw_kept_drop(ctx_t *x); /* model: frees the schedule sets study x keeps between waves */
+enum { PACT_SW_BOUNDS_BOTH, PACT_SW_BOUNDS_FULL, PACT_SW_BOUNDS_QUICK };
+gboolean pact_sw_bounds_env(int *mode, GError **err); /* PACT_MODEL_BOUNDS (checked at start) */
 void pact_sw_workspaces_drop(void); /* model: frees the workspaces kept between batches */
 gboolean pact_sw_replay_batch(batch_t *b, GError **err); /* replay: SMPI time-independent traces */
 /* smpi: sets cell_t.twin where an earlier algorithm builds the same schedule set (pact_experiment.twins) */

@@ -203,6 +203,38 @@ tune_kept() {
 }
 check "tune keeps schedule sets between waves: the bytes of preparing each time" tune_kept
 
+# Pruning bounds every held cell with pact_model_bounds_quick, then with pact_model_bounds only the candidates
+# the quick bounds cannot rule out (PACT_MODEL_BOUNDS=both, the default): the bytes of the full bounds alone
+# (=full) and of the quick ones alone (=quick), fewer full bounds than =full, and no cell run that =full
+# leaves pruned (batches.csv counts the cells each bound wave bounded); another value is refused before
+# anything runs.
+tune_bounds() {
+    local d="$TMP/tune-bounds" m f
+    rm -rf "$d"
+    for m in both full quick; do
+        PACT_MODEL_BOUNDS=$m $PACT tune "${TUNE_GRID[@]}" --coll allreduce,alltoall,bcast --objective robust \
+            --target ompi -o "$d/$m" >/dev/null || return 1
+    done
+    for m in full quick; do
+        for f in table.csv summary.txt ompi-rules.conf; do cmp "$d/both/$f" "$d/$m/$f" || return 1; done
+    done
+    local bq bf fq ff rb rf
+    read -r bq bf < <(cat "$d"/both/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { q += $11; f += $12 }
+        END { print q + 0, f + 0 }')
+    read -r fq ff < <(cat "$d"/full/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { q += $11; f += $12 }
+        END { print q + 0, f + 0 }')
+    rb=$(cat "$d"/both/runs/*/results.csv | grep -c ',ok$')
+    rf=$(cat "$d"/full/runs/*/results.csv | grep -c ',ok$')
+    echo "both: $bq cells bounded quick, $bf in full, $rb rows run; full: $fq quick, $ff in full, $rf rows run"
+    [ "$bq" -gt 0 ] && [ "$bf" -gt 0 ] && [ "$fq" -eq 0 ] && [ "$bf" -lt "$ff" ] && [ "$rb" -le "$rf" ] || return 1
+    local out rc
+    out=$(PACT_MODEL_BOUNDS=fast $PACT tune "${TUNE_GRID[@]}" --coll allreduce -o "$d/bad" 2>&1)
+    rc=$?
+    echo "$out"
+    [ "$rc" -eq 2 ] && [[ $out == *"PACT_MODEL_BOUNDS=fast: not both, full or quick"* ]] && [ ! -e "$d/bad" ]
+}
+check "tune bounds quick, then in full where needed: the bytes of full bounds alone, no more runs" tune_bounds
+
 # A pruned tuning stopped before its end (its pruned rows and the last runs' rows gone, as a kill leaves it:
 # the last check's) resumes: every cell once, and the bytes of the uninterrupted table and summary.
 tune_pruned_resume() {

@@ -179,7 +179,7 @@ static void test_shared_links(void)
 typedef struct {
     pact_model_eval *w;
     GRand *rng;
-    size_t cells, tight;
+    size_t cells, tight, quick_tight;
 } cells_ctx;
 typedef void (*cell_fn)(const pact_alg *a, int P, size_t bytes, const pact_model_sched *s, cells_ctx *x);
 
@@ -226,7 +226,7 @@ static void every_algorithm_cell(const pact_alg *a, int P, size_t bytes, const p
 static void test_every_algorithm(void)
 {
     const int Ps[] = {1, 2, 3, 5, 8, 13, 32};
-    cells_ctx x = {pact_model_eval_new(), g_rand_new_with_seed(7), 0, 0};
+    cells_ctx x = {pact_model_eval_new(), g_rand_new_with_seed(7), 0, 0, 0};
     each_cell(Ps, G_N_ELEMENTS(Ps), every_algorithm_cell, &x);
     g_rand_free(x.rng);
     pact_model_eval_free(x.w);
@@ -240,6 +240,7 @@ static void test_every_algorithm(void)
  * within 15% on shared links (the bytes each node link carries). */
 /* The networks of bound_cell: single ports, shared links of one switch (one and four ranks a node), LogGP,
  * cedar's routes (P a multiple of 4: else FALSE). */
+#define QUICK_A2A 0.85 /* the quick bound on alltoall: as pact_model_bounds (0.91-1.00 here) */
 static gboolean bound_net(int net, int P, pact_model_params *m)
 {
     pact_model_params_hockney(m, ALPHA, BETA, GAMMA);
@@ -265,7 +266,7 @@ static gboolean bound_net(int net, int P, pact_model_params *m)
 
 static void bound_cell(const pact_alg *a, int P, size_t bytes, const pact_model_sched *s, cells_ctx *x)
 {
-    double arrs[3][32] = {{0}}, lbs[5][3];
+    double arrs[3][32] = {{0}}, lbs[5][3], lqs[5][3];
     for (int shape = 0; shape < 3; shape++) {
         double *arr = arrs[shape];
         for (int r = 0; r < P && shape > 0; r++)
@@ -286,6 +287,16 @@ static void bound_cell(const pact_alg *a, int P, size_t bytes, const pact_model_
             lbs[net][shape] = lb;
             x->cells++;
             x->tight += lb >= 0.5 * dh;
+            /* the quick bound, below d^ too */
+            const double *one[1] = {arr};
+            double lq = -1;
+            g_assert_true(pact_model_bounds_quick(x->w, s, one, 1, &m, &lq, &err));
+            g_assert_no_error(err);
+            if (!(lq <= dh) || !(lq >= 0))
+                g_error("%s %s P=%d %zu B shape %d net %d: quick bound %.17g, d^ %.17g",
+                        pact_coll_name(a->coll), a->name, P, bytes, shape, net, lq, dh);
+            lqs[net][shape] = lq;
+            x->quick_tight += lq >= 0.5 * dh;
         }
     }
     /* the three patterns bounded in one pass: each the bits of its own pass (no delay as a NULL) */
@@ -311,18 +322,27 @@ static void bound_cell(const pact_alg *a, int P, size_t bytes, const pact_model_
                 g_error("%s %s P=%d %zu B net %d: lane %d of %d %.17g, its pattern alone %.17g",
                         pact_coll_name(a->coll), a->name, P, bytes, net, k, PACT_MODEL_BOUND_LANES, lbn[k],
                         lbs[net][k % 3]);
+        /* the quick bound's lanes likewise */
+        g_assert_true(pact_model_bounds_quick(x->w, s, arrn, PACT_MODEL_BOUND_LANES, &m, lbn, NULL));
+        for (int k = 0; k < PACT_MODEL_BOUND_LANES; k++)
+            if (lbn[k] != lqs[net][k % 3])
+                g_error("%s %s P=%d %zu B net %d: quick bound's lane %d of %d %.17g, its pattern alone %.17g",
+                        pact_coll_name(a->coll), a->name, P, bytes, net, k, PACT_MODEL_BOUND_LANES, lbn[k],
+                        lqs[net][k % 3]);
     }
 }
 
 static void test_bound(void)
 {
     const int Ps[] = {2, 3, 5, 8, 13, 32};
-    cells_ctx x = {pact_model_eval_new(), g_rand_new_with_seed(11), 0, 0};
+    cells_ctx x = {pact_model_eval_new(), g_rand_new_with_seed(11), 0, 0, 0};
     pact_model_eval *w = x.w;
     each_cell(Ps, G_N_ELEMENTS(Ps), bound_cell, &x);
     size_t cells = x.cells, tight = x.tight;
-    g_test_message("bound: %zu cells, %zu within half of d^", cells, tight);
+    g_test_message("bound: %zu cells, %zu within half of d^ (the quick bound: %zu)", cells, tight,
+                   x.quick_tight);
     g_assert_cmpuint(tight, >, cells / 2);
+    g_assert_cmpuint(x.quick_tight, >, cells / 3);
     const pact_alg *ring = pact_alg_find(PACT_COLL_ALLREDUCE, "ring"),
                    *rd = pact_alg_find(PACT_COLL_ALLREDUCE, "recursive_doubling");
     pact_model_params m;
@@ -332,6 +352,13 @@ static void test_bound(void)
     pact_model_result r;
     g_assert_true(pact_model_bound(w, s, NULL, &m, &lb, NULL));
     g_assert_cmpfloat(lb, >=, 31 * ALPHA);
+    /* the quick bound: a rank's own receives (each posted a step ahead, so not 2(P-1) latencies in a row) */
+    const double *none[1] = {NULL};
+    g_assert_true(pact_model_bounds_quick(w, s, none, 1, &m, &lb, NULL));
+    dh = eval_dhat(w, s, NULL, &m, &r);
+    g_test_message("ring allreduce, 32 ranks, 8 B a rank: quick bound %.6g, d^ %.6g", lb, dh);
+    g_assert_cmpfloat(lb, >=, 31 * ALPHA);
+    g_assert_cmpfloat(lb, <=, dh);
     pact_model_sched_free(s);
     s = prepare(rd, 16, 1 << 16);
     g_assert_true(pact_model_bound(w, s, NULL, &m, &lb, NULL));
@@ -356,9 +383,15 @@ static void test_bound(void)
             s = prepare(pact_alg_find(PACT_COLL_ALLTOALL, a2a[i]), 32, 1 << 16);
             g_assert_true(pact_model_bound(w, s, shape ? arr : NULL, &m, &lb, NULL));
             dh = eval_dhat(w, s, shape ? arr : NULL, &m, &r);
-            g_test_message("alltoall %s shape %d: bound %.6g d^ %.6g (%.3f)", a2a[i], shape, lb, dh, lb / dh);
+            const double *one[1] = {shape ? arr : NULL};
+            double lq;
+            g_assert_true(pact_model_bounds_quick(w, s, one, 1, &m, &lq, NULL));
+            g_test_message("alltoall %s shape %d: bound %.6g, quick %.6g, d^ %.6g (%.3f, %.3f)", a2a[i],
+                           shape, lb, lq, dh, lb / dh, lq / dh);
             g_assert_cmpfloat(lb, <=, dh);
             g_assert_cmpfloat(lb, >=, 0.85 * dh); /* 0.01-0.34 of d^ from latencies and paths alone */
+            g_assert_cmpfloat(lq, <=, dh);
+            g_assert_cmpfloat(lq, >=, QUICK_A2A * dh);
             pact_model_sched_free(s);
         }
     g_rand_free(x.rng);
