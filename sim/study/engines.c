@@ -508,15 +508,20 @@ static void bound_flush(ctx_t *x, pact_model_eval *w, const pact_model_sched *ms
     g->n = 0;
 }
 
-/* The patterns a bound pass over schedule set ms takes at once: all of a cell's (the 11 shapes: pruning
- * bounds each (algorithm, size) once), where the pass's arrays of a time per operation and per message
- * between nodes and pattern stay within BOUND_PASS_BYTES; fewer where a set is that large (at least one).  A
- * pass reads the schedules once whatever its patterns: pairwise alltoall at 1024 ranks took 0.3 s a pass for
- * 4 patterns and 0.55 s for 10, where 10 in fours took three passes, 1 s. */
+/* The patterns a bound pass of kind k over schedule set ms takes at once: all of a cell's (the 11 shapes:
+ * pruning bounds each (algorithm, size) once), where the pass's arrays of a time per pattern stay within
+ * BOUND_PASS_BYTES: per operation and per message between nodes for pact_model_bounds, per message (and one
+ * rank's operations) for the quick one; fewer where a set is that large (at least one).  A pass reads the
+ * schedules once whatever its patterns: pairwise alltoall at 1024 ranks took 0.3 s a pass for 4 patterns and
+ * 0.55 s for 10, where 10 in fours took three passes, 1 s; ring reduce-scatter at 1024 ranks, 7 patterns a
+ * full pass, took two quick passes a size where one does. */
 #define BOUND_PASS_BYTES ((size_t)256 << 20)
-static unsigned bound_lanes(const pact_model_sched *ms)
+static unsigned bound_lanes(const pact_model_sched *ms, int kind)
 {
-    size_t per = 8 * (pact_model_sched_ops(ms) + 1 + pact_model_sched_messages(ms));
+    const size_t ops = kind == LB_QUICK
+                           ? (size_t)pact_model_sched_ops(ms) / (size_t)pact_model_sched_ranks(ms)
+                           : (size_t)pact_model_sched_ops(ms);
+    size_t per = 8 * (ops + 1 + pact_model_sched_messages(ms));
     size_t k = BOUND_PASS_BYTES / per;
     return k < 1 ? 1 : k > PACT_MODEL_BOUND_LANES ? PACT_MODEL_BOUND_LANES : (unsigned)k;
 }
@@ -607,7 +612,7 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
             g.c[g.n] = c;
             g.d[g.n] = d;
             g.key[g.n++] = g_steal_pointer(&key);
-            if (g.n == bound_lanes(ms))
+            if (g.n == bound_lanes(ms, b->bound))
                 bound_flush(x, w, ms, &prm, b->bound, &g);
             continue;
         }
