@@ -113,9 +113,8 @@ static void log_batch(const batch_t *b)
         return;
     const cell_t *c0 = b->x->cells->pdata[g_array_index(b->cells, guint, 0)];
     if (fresh)
-        fputs("study,collective,procs,phase,algorithm,bytes,cells,wall_s,sets_prepared,sets_reused,bounded_"
-              "quick,"
-              "bounded_full\n",
+        fputs("study,collective,procs,phase,algorithm,bytes,cells,wall_s,sets_prepared,sets_reused,"
+              "bounded_quick,bounded_full\n",
               f);
     fprintf(f, "%u,%s,%d,%d,%s,%" G_GUINT64_FORMAT ",%u,%.3f,%u,%u,%u,%u\n", b->x->index,
             pact_coll_name(b->x->s->coll), b->x->s->procs, b->phase, (char *)b->x->s->algs->pdata[c0->alg],
