@@ -50,7 +50,17 @@ typedef struct {
     int32_t src, dst;
 } bound_msg;
 
+/* What the sets that pact_model_resize makes from one another share: every array of the set but its sizes
+ * (bval), the sets that hold them (refs), and hashes of the builds they came from and of the arrays. */
+typedef struct {
+    gint refs;
+    int turn;           /* rank 0's schedule turned for the other ranks (PACT_TURN_*; 0: every rank built) */
+    uint64_t ir[2];     /* XXH3-128 of the built ranks' IR but its bytes (prepare.c, ir_hash) */
+    uint64_t arrays[2]; /* XXH3-128 of the shared arrays (pact_model_sched_digest) */
+} sched_core;
+
 struct pact_model_sched {
+    sched_core *core;
     int P;
     size_t n;        /* operations, all ranks */
     uint32_t *base;  /* P + 1: rank r's operations are base[r] .. base[r+1]-1 (global indices) */
@@ -80,6 +90,9 @@ struct pact_model_sched {
 /* prepare.c, for the tests: nonzero turns those four shortcuts off (each rank built, its shape from its
  * successors, its receives by qsort), which must give the same arrays to the byte (sched_digest). */
 extern int pact_model_prep_plain;
+/* The hash of s's arrays but bval (sched_core.arrays), which pact_model_sched_digest reads: prepare sets it;
+ * for the tests, after they change an array. */
+void pact_model_sched_rehash(pact_model_sched *s);
 
 /* Operation `op` (a global index) of rank r: its shape's record. */
 static inline const sop *op_rec(const pact_model_sched *s, int r, uint32_t op)

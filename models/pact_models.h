@@ -122,6 +122,17 @@ typedef struct pact_model_sched pact_model_sched;
  * schedule whose sends and receives do not pair up) are PACT_ERROR_INPUT. */
 pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args *args, GError **err);
 void pact_model_sched_free(pact_model_sched *s);
+/* The set pact_model_prepare(alg, args) would give, made from `from` (a set of alg prepared for another size
+ * on as many ranks) where the builds for args differ from from's in their sizes only, one to one: it shares
+ * from's arrays (its own are the sizes).  NULL where they differ otherwise (then prepare), or with *err set
+ * where memory ran out. */
+pact_model_sched *pact_model_resize(const pact_model_sched *from, const pact_alg *alg,
+                                    const pact_build_args *args, GError **err);
+/* Another hold of s's arrays (a set to free as any); NULL: out of memory.  Sets that share arrays may be used
+ * and freed in different threads. */
+pact_model_sched *pact_model_sched_share(const pact_model_sched *s);
+/* Whether a and b share their arrays (one was resized or shared from the other, or both from a third). */
+gboolean pact_model_sched_same_core(const pact_model_sched *a, const pact_model_sched *b);
 int pact_model_sched_ranks(const pact_model_sched *s);
 size_t pact_model_sched_messages(const pact_model_sched *s);
 /* The bytes its arrays hold (what keeping it costs; sim/study/engines.c keeps sets between waves). */

@@ -265,6 +265,15 @@ static GArray *model_arrivals(ctx_t *x, const cell_t *c, GError **err)
 static GMutex kept_lock;
 static gsize kept_total, kept_cap;
 static gboolean kept_cap_set;
+/* the base sets that others are resized from (below): per study and algorithm the last prepared, the
+ * oldest first; under kept_lock, within kept_cap with the kept sets */
+typedef struct {
+    ctx_t *x;
+    guint alg;
+    pact_model_sched *ms;
+    gsize bytes;
+} base_t;
+static GPtrArray *bases;
 
 /* PACT_MODEL_KEEP_MIB: a number of MiB, 0 (keep none) .. 2^20 (unset or empty: the default, as the other
  * PACT_MODEL_ variables); FALSE with a message otherwise. */
@@ -307,12 +316,34 @@ gboolean pact_sw_bounds_env(int *mode, GError **err)
     return FALSE;
 }
 
+/* PACT_MODEL_RESIZE: "on" (unset or empty) or "off": whether the model engine makes a set from another
+ * size's (pact_model_resize) before it prepares one; FALSE with a message otherwise.  The results are the
+ * same bytes either way (tests/integration/tune.sh). */
+static gboolean resize_env(gboolean *on, GError **err)
+{
+    const char *v = g_getenv("PACT_MODEL_RESIZE");
+    *on = TRUE;
+    if (!v || !*v || !strcmp(v, "on"))
+        return TRUE;
+    if (!strcmp(v, "off")) {
+        *on = FALSE;
+        return TRUE;
+    }
+    g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT,
+                "environment variable PACT_MODEL_RESIZE=%s: not on or off (the model engine's schedule sets "
+                "made from another size's)",
+                v);
+    return FALSE;
+}
+
 gboolean pact_sw_env_check(GError **err)
 {
     gsize cap;
     int mode;
+    gboolean on;
     g_autofree char *lib = NULL;
-    return keep_env(&cap, err) && pact_sw_bounds_env(&mode, err) && pact_smpi_malloc(&lib, err);
+    return keep_env(&cap, err) && pact_sw_bounds_env(&mode, err) && resize_env(&on, err) &&
+           pact_smpi_malloc(&lib, err);
 }
 
 /* The cap, from the environment (checked at start: pact_sw_env_check) or the memory; under kept_lock. */
@@ -403,17 +434,110 @@ static void kept_put(batch_t *b, guint alg, guint size, pact_model_sched *ms, ch
 
 void pact_sw_kept_drop(ctx_t *x)
 {
-    if (!x->kept)
-        return;
     g_mutex_lock(&kept_lock);
-    for (gsize i = 0; i < (gsize)x->s->algs->len * x->s->sizes->len; i++) {
+    for (gsize i = 0; x->kept && i < (gsize)x->s->algs->len * x->s->sizes->len; i++) {
         pact_model_sched_free(x->kept[i].ms);
         g_free(x->kept[i].digest);
         kept_total -= x->kept[i].bytes;
     }
-    g_free(x->kept);
-    x->kept = NULL;
+    for (guint i = bases ? bases->len : 0; i-- > 0;) {
+        base_t *e = bases->pdata[i];
+        if (e->x == x) {
+            pact_model_sched_free(e->ms);
+            kept_total -= e->bytes;
+            g_ptr_array_remove_index(bases, i); /* in order: the oldest first */
+            g_free(e);
+        }
+    }
+    g_clear_pointer(&x->kept, g_free);
     g_mutex_unlock(&kept_lock);
+}
+
+/* ---- sets made from another size's ----
+ *
+ * Most algorithms build one structure for many sizes: the same operations, peers, tags and dependencies,
+ * other bytes (modified Bruck alltoall at every size; ring allreduce wherever P divides the count).  Each
+ * study keeps, per algorithm, the two sets it prepared last (bases, within kept_cap with the kept sets), and
+ * a batch that has no kept set of its (algorithm, size) first asks pact_model_resize for one made from
+ * either: the builds at the new size, checked against the base's, and the base's arrays shared, where
+ * preparing would make them again (modified Bruck at 1024 ranks: 0.2 s a size, 17 sizes).  Where the
+ * structure differs (segmented ring where its segments' count changes, a size below P) the set is prepared
+ * and becomes the base. */
+static gboolean resize_on(void)
+{
+    static gsize once;
+    static gboolean on;
+    if (g_once_init_enter(&once)) {
+        if (!resize_env(&on, NULL))
+            on = FALSE;
+        g_once_init_leave(&once, 1);
+    }
+    return on;
+}
+
+/* Bases per study and algorithm: ring allreduce at 96, 192 and 768 ranks (3 x 2^k) builds two structures,
+ * one at every other size of a power of two (the blocks that take one more element than the others change),
+ * and with one base each size prepared again. */
+#define BASES 2
+
+/* Algorithm alg's k-th base in study x (from the newest), or NULL; under kept_lock. */
+static base_t *base_find(const ctx_t *x, guint alg, guint k)
+{
+    for (guint i = bases ? bases->len : 0; i-- > 0;) {
+        base_t *e = bases->pdata[i];
+        if (e->x == x && e->alg == alg && k-- == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Another hold of algorithm alg's k-th base set in study x, or NULL. */
+static pact_model_sched *based_share(ctx_t *x, guint alg, guint k)
+{
+    g_mutex_lock(&kept_lock);
+    const base_t *e = base_find(x, alg, k);
+    pact_model_sched *t = e ? pact_model_sched_share(e->ms) : NULL;
+    g_mutex_unlock(&kept_lock);
+    return t;
+}
+
+/* ms, just prepared, becomes algorithm alg's newest base set in study x, in place of its oldest where it has
+ * BASES; the oldest bases (of any study) make room for it under kept_cap (its arrays are counted whole,
+ * though the sets resized from it share them). */
+static void based_set(ctx_t *x, guint alg, const pact_model_sched *ms)
+{
+    const gsize bytes = pact_model_sched_bytes(ms);
+    GPtrArray *gone = g_ptr_array_new();
+    g_mutex_lock(&kept_lock);
+    if (!bases)
+        bases = g_ptr_array_new();
+    base_t *e = base_find(x, alg, BASES - 1);
+    if (e) {
+        g_ptr_array_add(gone, e->ms);
+        kept_total -= e->bytes;
+        g_ptr_array_remove(bases, e);
+        g_free(e);
+    }
+    if (bytes <= keep_cap()) {
+        while (kept_total > kept_cap - bytes && bases->len > 0) {
+            base_t *o = bases->pdata[0];
+            g_ptr_array_add(gone, o->ms);
+            kept_total -= o->bytes;
+            g_ptr_array_remove_index(bases, 0);
+            g_free(o);
+        }
+        pact_model_sched *t = kept_total <= kept_cap - bytes ? pact_model_sched_share(ms) : NULL;
+        if (t) {
+            base_t *n = g_new(base_t, 1);
+            *n = (base_t){x, alg, t, bytes};
+            g_ptr_array_add(bases, n);
+            kept_total += bytes;
+        }
+    }
+    g_mutex_unlock(&kept_lock);
+    for (guint i = 0; i < gone->len; i++)
+        pact_model_sched_free(gone->pdata[i]);
+    g_ptr_array_free(gone, TRUE);
 }
 
 /* ---- workspaces kept between batches ----
@@ -577,10 +701,28 @@ gboolean pact_sw_model_batch(batch_t *b, GError **err)
             if (kept_take(x, c->alg, c->size, &ms, &digest)) {
                 b->reused++;
             } else {
-                if (!(ms = pact_model_prepare(alg, &a, err)))
-                    goto out;
+                for (guint k = 0; k < BASES && !ms && resize_on(); k++) {
+                    pact_model_sched *from = based_share(x, c->alg, k);
+                    if (!from)
+                        break;
+                    GError *e = NULL;
+                    ms = pact_model_resize(from, alg, &a, &e);
+                    pact_model_sched_free(from);
+                    if (e) {
+                        g_propagate_error(err, e);
+                        goto out;
+                    }
+                }
+                if (ms) {
+                    b->resized++;
+                } else {
+                    if (!(ms = pact_model_prepare(alg, &a, err)))
+                        goto out;
+                    b->prepared++;
+                    if (resize_on())
+                        based_set(x, c->alg, ms);
+                }
                 digest = pact_model_sched_digest(ms);
-                b->prepared++;
             }
             ms_alg = c->alg;
             ms_size = c->size;

@@ -102,8 +102,9 @@ static gboolean append_all(int fd, const char *text, const char *path, GError **
 
 /* Where the time goes: OUT/run/batches.csv, a line per finished simulation (wall seconds, not part of the
  * results: scripts/bench-sim.sh sums it per algorithm), and for the model engine the schedule sets the batch
- * prepared and those it took as an earlier batch kept them (engines.c), and for a bound wave of pact tune's
- * pruning the cells it bounded (quick or full: run_pruned). */
+ * prepared, those it took as an earlier batch kept them and those it made from another size's set
+ * (engines.c), and for a bound wave of pact tune's pruning the cells it bounded (quick or full: run_pruned).
+ */
 static void log_batch(const batch_t *b)
 {
     g_autofree char *path = g_build_filename(b->x->run, "..", "batches.csv", NULL);
@@ -114,12 +115,13 @@ static void log_batch(const batch_t *b)
     const cell_t *c0 = b->x->cells->pdata[g_array_index(b->cells, guint, 0)];
     if (fresh)
         fputs("study,collective,procs,phase,algorithm,bytes,cells,wall_s,sets_prepared,sets_reused,"
-              "bounded_quick,bounded_full\n",
+              "sets_resized,bounded_quick,bounded_full\n",
               f);
-    fprintf(f, "%u,%s,%d,%d,%s,%" G_GUINT64_FORMAT ",%u,%.3f,%u,%u,%u,%u\n", b->x->index,
+    fprintf(f, "%u,%s,%d,%d,%s,%" G_GUINT64_FORMAT ",%u,%.3f,%u,%u,%u,%u,%u\n", b->x->index,
             pact_coll_name(b->x->s->coll), b->x->s->procs, b->phase, (char *)b->x->s->algs->pdata[c0->alg],
             g_array_index(b->x->s->sizes, guint64, c0->size), b->cells->len, b->seconds, b->prepared,
-            b->reused, b->bound == LB_QUICK ? b->bounded : 0, b->bound == LB_FULL ? b->bounded : 0);
+            b->reused, b->resized, b->bound == LB_QUICK ? b->bounded : 0,
+            b->bound == LB_FULL ? b->bounded : 0);
     fclose(f);
 }
 
@@ -160,7 +162,7 @@ static gboolean run_wave(pact_experiment *e, GPtrArray *batches, int phase, int 
         if (b->phase != phase || !b->mine || !todo)
             continue;
         b->bound = bound;
-        b->prepared = b->reused = b->bounded = 0;
+        b->prepared = b->reused = b->resized = b->bounded = 0;
         b->cancel = &cancel;
         b->done = q;
         g_thread_pool_push(pool, b, NULL);

@@ -70,6 +70,7 @@ typedef struct {
     int bound; /* the model engine: LB_QUICK or LB_FULL: lower bounds of its held cells' d^ (cell_t.lb), no
                 * runs; LB_NONE: runs */
     guint prepared, reused; /* the model engine: schedule sets it prepared, and took kept (engines.c) */
+    guint resized;          /* the model engine: schedule sets it made from another size's (engines.c) */
     guint bounded;          /* the model engine: cells it gave a bound (a bound wave) */
 } batch_t;
 

@@ -175,6 +175,16 @@ check "tune prunes by bounds: no_delay, the bytes of --exhaustive" tune_pruned n
 check "tune prunes by bounds: expected:weights, the bytes of --exhaustive" tune_pruned \
     expected:random=3,no_delay=1,ascending=0
 
+# env_refused VAR=VALUE TEXT DIR: pact tune with that environment variable exits 2 before it runs, its message
+# names the variable, its value and TEXT, and DIR is not made.
+env_refused() {
+    local out rc
+    out=$(env "$1" $PACT tune "${TUNE_GRID[@]}" --coll allreduce -o "$3" 2>&1)
+    rc=$?
+    echo "$out"
+    [ "$rc" -eq 2 ] && [[ $out == *"$1: $2"* ]] && [ ! -e "$3" ]
+}
+
 # The model engine keeps each prepared schedule set between waves (phase 1, the bounds, each round) while a cell
 # of its (algorithm, size) is still to run, and takes it instead of preparing it again: the same rows, table,
 # summary and rules as preparing every time (PACT_MODEL_KEEP_MIB=0), with sets reused (batches.csv) where 0
@@ -195,11 +205,7 @@ tune_kept() {
     rb=$(cat "$b"/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { p += $9; r += $10 } END { print p, r }')
     echo "sets prepared and reused, kept: $ra; PACT_MODEL_KEEP_MIB=0: $rb"
     [ "${ra#* }" -gt 0 ] && [ "${rb#* }" -eq 0 ] && [ "${ra% *}" -lt "${rb% *}" ] || return 1
-    local out rc
-    out=$(PACT_MODEL_KEEP_MIB=1e3 $PACT tune "${TUNE_GRID[@]}" --coll allreduce -o "$TMP/tune-kept-c" 2>&1)
-    rc=$?
-    echo "$out"
-    [ "$rc" -eq 2 ] && [[ $out == *"PACT_MODEL_KEEP_MIB=1e3: not a number of MiB"* ]] && [ ! -e "$TMP/tune-kept-c" ]
+    env_refused PACT_MODEL_KEEP_MIB=1e3 "not a number of MiB" "$TMP/tune-kept-c"
 }
 check "tune keeps schedule sets between waves: the bytes of preparing each time" tune_kept
 
@@ -219,21 +225,37 @@ tune_bounds() {
         for f in table.csv summary.txt ompi-rules.conf; do cmp "$d/both/$f" "$d/$m/$f" || return 1; done
     done
     local bq bf fq ff rb rf
-    read -r bq bf < <(cat "$d"/both/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { q += $11; f += $12 }
+    read -r bq bf < <(cat "$d"/both/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { q += $12; f += $13 }
         END { print q + 0, f + 0 }')
-    read -r fq ff < <(cat "$d"/full/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { q += $11; f += $12 }
+    read -r fq ff < <(cat "$d"/full/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { q += $12; f += $13 }
         END { print q + 0, f + 0 }')
     rb=$(cat "$d"/both/runs/*/results.csv | grep -c ',ok$')
     rf=$(cat "$d"/full/runs/*/results.csv | grep -c ',ok$')
     echo "both: $bq cells bounded quick, $bf in full, $rb rows run; full: $fq quick, $ff in full, $rf rows run"
     [ "$bq" -gt 0 ] && [ "$bf" -gt 0 ] && [ "$fq" -eq 0 ] && [ "$bf" -lt "$ff" ] && [ "$rb" -le "$rf" ] || return 1
-    local out rc
-    out=$(PACT_MODEL_BOUNDS=fast $PACT tune "${TUNE_GRID[@]}" --coll allreduce -o "$d/bad" 2>&1)
-    rc=$?
-    echo "$out"
-    [ "$rc" -eq 2 ] && [[ $out == *"PACT_MODEL_BOUNDS=fast: not both, full or quick"* ]] && [ ! -e "$d/bad" ]
+    env_refused PACT_MODEL_BOUNDS=fast "not both, full or quick" "$d/bad"
 }
 check "tune bounds quick, then in full where needed: the bytes of full bounds alone, no more runs" tune_bounds
+
+# A schedule set made from another size's (pact_model_resize: the builds checked against the base's, its arrays
+# shared) where preparing would make the same arrays: the bytes of preparing every set (PACT_MODEL_RESIZE=off),
+# sets resized (batches.csv) and fewer prepared; another value is refused before anything runs.
+tune_resize() {
+    local d="$TMP/tune-bounds" f
+    PACT_MODEL_RESIZE=off $PACT tune "${TUNE_GRID[@]}" --coll allreduce,alltoall,bcast --objective robust \
+        --target ompi -o "$d/off" >/dev/null || return 1
+    for f in table.csv summary.txt ompi-rules.conf; do cmp "$d/both/$f" "$d/off/$f" || return 1; done
+    for f in "$d"/both/runs/*/results.csv; do cmp "$f" "$d/off/runs/$(basename "$(dirname "$f")")/results.csv" || return 1; done
+    local pn zn po zo
+    read -r pn zn < <(cat "$d"/both/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { p += $9; z += $11 }
+        END { print p + 0, z + 0 }')
+    read -r po zo < <(cat "$d"/off/runs/model-*/run/batches.csv | awk -F, '$1 != "study" { p += $9; z += $11 }
+        END { print p + 0, z + 0 }')
+    echo "sets prepared and resized: $pn and $zn; PACT_MODEL_RESIZE=off: $po and $zo"
+    [ "$zn" -gt 0 ] && [ "$zo" -eq 0 ] && [ "$pn" -lt "$po" ] || return 1
+    env_refused PACT_MODEL_RESIZE=yes "not on or off" "$d/bad-resize"
+}
+check "tune makes schedule sets from another size's: the bytes of preparing each" tune_resize
 
 # A pruned tuning stopped before its end (its pruned rows and the last runs' rows gone, as a kill leaves it:
 # the last check's) resumes: every cell once, and the bytes of the uninterrupted table and summary.

@@ -471,6 +471,130 @@ static void test_prepare_shortcuts(void)
     g_assert_cmpuint(bucketed, >, 1000);
 }
 
+/* Whether a and b hold the same arrays, to the byte (their hashes aside). */
+static gboolean same_arrays(const pact_model_sched *a, const pact_model_sched *b)
+{
+#define SAME(f, k) (memcmp(a->f, b->f, (k) * sizeof(*a->f)) == 0)
+    return a->P == b->P && a->n == b->n && a->nshop == b->nshop && a->nchan == b->nchan &&
+           a->nmsg == b->nmsg && a->nbval == b->nbval && a->posted == b->posted &&
+           SAME(base, (size_t)a->P + 1) && SAME(shb, (size_t)a->P) && SAME(op, a->nshop) &&
+           a->op[a->nshop].sfirst == b->op[b->nshop].sfirst && SAME(pend0, a->nshop) &&
+           SAME(succ, a->op[a->nshop].sfirst) && SAME(chan, a->n) && SAME(bval, a->nbval) &&
+           SAME(ch, a->nchan + 1);
+#undef SAME
+}
+
+/* Ring allreduce with each rank's peers two ranks on: the same kinds, sizes and dependencies as ring's, other
+ * peers (resize must see it). */
+static int ring_by_two(pact_sched *s, const pact_build_args *a)
+{
+    const pact_alg *ring = pact_alg_find(PACT_COLL_ALLREDUCE, "ring");
+    int rc = ring->build(s, a);
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->ops[i].kind == PACT_OP_SEND)
+            s->ops[i].peer = (a->rank + 2) % a->size;
+        else if (s->ops[i].kind == PACT_OP_RECV)
+            s->ops[i].peer = (a->rank - 2 + a->size) % a->size;
+    return rc;
+}
+
+/* pact_model_resize: a set made from another size's is the set preparing gives, to the byte, for every
+ * algorithm at several P, placements and sizes, from each size to each other; it is made (the same structure:
+ * most algorithms at most sizes) and refused (segmented ring's segments, sizes below P, a root's own); a
+ * build whose peers alone differ (ring by two) is refused; its sets share the arrays, are freed in any order.
+ */
+static void test_prepare_resize(void)
+{
+    const int Ps[] = {3, 8, 12, 32};
+    const size_t counts[] = {1, 7, 64, 1000, 4096, 1 << 17};
+    size_t made = 0, refused = 0, tried = 0;
+    for (size_t i = 0; i < pact_alg_count(); i++) {
+        const pact_alg *a = pact_alg_at(i);
+        for (size_t pi = 0; pi < G_N_ELEMENTS(Ps); pi++)
+            for (int ppn = 1; ppn <= 4; ppn += 3) {
+                int P = Ps[pi], node[32];
+                if (P % ppn)
+                    continue;
+                for (int r = 0; r < P; r++)
+                    node[r] = r / ppn;
+                pact_place pl;
+                g_assert_cmpint(pact_place_init(&pl, P, node), ==, PACT_OK);
+                pact_model_sched *set[G_N_ELEMENTS(counts)] = {NULL};
+                pact_build_args b[G_N_ELEMENTS(counts)];
+                for (size_t ci = 0; ci < G_N_ELEMENTS(counts); ci++) {
+                    b[ci] = (pact_build_args){.coll = a->coll,
+                                              .size = P,
+                                              .root = P > 2 ? 1 : 0,
+                                              .count = counts[ci],
+                                              .elem_size = 8,
+                                              .commutative = 1,
+                                              .place = &pl};
+                    if (pact_alg_applies(a, &b[ci], NULL) != PACT_OK)
+                        continue;
+                    GError *err = NULL;
+                    set[ci] = pact_model_prepare(a, &b[ci], &err);
+                    g_assert_no_error(err);
+                }
+                for (size_t c0 = 0; c0 < G_N_ELEMENTS(counts); c0++)
+                    for (size_t c1 = 0; c1 < G_N_ELEMENTS(counts); c1++) {
+                        if (!set[c0] || !set[c1] || c0 == c1)
+                            continue;
+                        GError *err = NULL;
+                        pact_model_sched *r = pact_model_resize(set[c0], a, &b[c1], &err);
+                        g_assert_no_error(err);
+                        tried++;
+                        if (!r) {
+                            refused++;
+                            continue;
+                        }
+                        made++;
+                        g_autofree char *dr = pact_model_sched_digest(r),
+                                        *dp = pact_model_sched_digest(set[c1]);
+                        if (!same_arrays(r, set[c1]) || strcmp(dr, dp) != 0)
+                            g_error("%s %s on %d ranks (%d a node): count %zu made from count %zu is not the "
+                                    "set prepared (digest %s, prepared %s)",
+                                    pact_coll_name(a->coll), a->name, P, ppn, counts[c1], counts[c0], dr, dp);
+                        g_assert_true(pact_model_sched_same_core(r, set[c0]));
+                        pact_model_sched_free(r);
+                    }
+                for (size_t ci = 0; ci < G_N_ELEMENTS(counts); ci++)
+                    pact_model_sched_free(set[ci]);
+                pact_place_free(&pl);
+            }
+    }
+    g_test_message("resize: %zu tried, %zu made, %zu refused", tried, made, refused);
+    g_assert_cmpuint(made, >, tried / 3);
+    g_assert_cmpuint(refused, >, 100);
+
+    /* other peers, alike otherwise: refused; a share outlives the set it came from */
+    pact_alg one = *pact_alg_find(PACT_COLL_ALLREDUCE, "ring"), two = one;
+    one.name = "ring_unturned";
+    one.rotates = NULL; /* each rank built, as ring_by_two's: their hashes tell them apart, not the turning */
+    two.name = "ring_by_two";
+    two.build = ring_by_two;
+    two.rotates = NULL;
+    const pact_alg *ring = &one;
+    pact_model_sched *s = prepare(ring, 16, 1 << 12), *t = prepare(&two, 16, 1 << 12);
+    pact_build_args b2 = args_of(&two, 16, 1 << 13), b1 = args_of(ring, 16, 1 << 13);
+    GError *err = NULL;
+    g_assert_null(pact_model_resize(s, &two, &b2, &err));
+    g_assert_no_error(err);
+    g_assert_null(pact_model_resize(t, ring, &b1, &err));
+    g_assert_no_error(err);
+    pact_model_sched *u = pact_model_resize(s, ring, &b1, &err), *v = pact_model_sched_share(s),
+                     *fresh = prepare(ring, 16, 1 << 13);
+    g_assert_nonnull(u);
+    g_assert_true(same_arrays(u, fresh));
+    g_assert_false(same_arrays(s, fresh)); /* the sizes differ */
+    pact_model_sched_free(s);
+    pact_model_sched_free(t);
+    g_assert_true(same_arrays(u, fresh)); /* the arrays outlive s */
+    g_assert_true(pact_model_sched_same_core(u, v));
+    pact_model_sched_free(v);
+    pact_model_sched_free(u);
+    pact_model_sched_free(fresh);
+}
+
 /* A schedule whose receives come in no order, several tags from one source: rank r exchanges, for each
  * distance d in 1..P-1, tags(d) messages with ranks r - d (receives) and r + d (sends), tags 0..tags(d)-1,
  * its receives posted in an order scrambled by a stride coprime with their count, tags descending for
@@ -696,16 +820,21 @@ static void test_digest(void)
     g_assert_cmpstr(da, !=, dd);
     g_assert_cmpstr(da, !=, de);
     g_assert_cmpstr(da, !=, df);
-    /* every array counts: one channel, one size, one successor changed */
+    /* every array counts: one channel, one size, one successor changed (the arrays' hash is prepare's,
+     * made again after each change to them) */
     a->chan[a->n - 1] ^= 1;
+    pact_model_sched_rehash(a);
     g_autofree char *x1 = pact_model_sched_digest(a);
     a->chan[a->n - 1] ^= 1;
+    pact_model_sched_rehash(a);
     a->bval[0] += 1;
     g_autofree char *x2 = pact_model_sched_digest(a);
     a->bval[0] -= 1;
     a->succ[0] ^= 1;
+    pact_model_sched_rehash(a);
     g_autofree char *x3 = pact_model_sched_digest(a);
     a->succ[0] ^= 1;
+    pact_model_sched_rehash(a);
     g_autofree char *x4 = pact_model_sched_digest(a);
     g_assert_cmpstr(x1, !=, da);
     g_assert_cmpstr(x2, !=, da);
@@ -1340,6 +1469,7 @@ int main(int argc, char **argv)
     g_test_add_func("/models/prepare-bucketed", test_prepare_bucketed);
     g_test_add_func("/models/prepare-unpaired", test_prepare_unpaired);
     g_test_add_func("/models/prepare-turned", test_prepare_turned);
+    g_test_add_func("/models/prepare-resize", test_prepare_resize);
     g_test_add_func("/models/node-division", test_node_division);
     g_test_add_func("/models/wake-set", test_wake_set);
     int rc = g_test_run();
