@@ -131,8 +131,6 @@ pact_model_sched *pact_model_resize(const pact_model_sched *from, const pact_alg
 /* Another hold of s's arrays (a set to free as any); NULL: out of memory.  Sets that share arrays may be used
  * and freed in different threads. */
 pact_model_sched *pact_model_sched_share(const pact_model_sched *s);
-/* Whether a and b share their arrays (one was resized or shared from the other, or both from a third). */
-gboolean pact_model_sched_same_core(const pact_model_sched *a, const pact_model_sched *b);
 int pact_model_sched_ranks(const pact_model_sched *s);
 size_t pact_model_sched_messages(const pact_model_sched *s);
 /* The bytes its arrays hold (what keeping it costs; sim/study/engines.c keeps sets between waves). */

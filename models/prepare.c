@@ -74,11 +74,6 @@ pact_model_sched *pact_model_sched_share(const pact_model_sched *s)
     return sched_share(s, NULL);
 }
 
-gboolean pact_model_sched_same_core(const pact_model_sched *a, const pact_model_sched *b)
-{
-    return a && b && a->core == b->core;
-}
-
 int pact_model_sched_ranks(const pact_model_sched *s)
 {
     return s->P;
