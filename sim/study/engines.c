@@ -265,7 +265,7 @@ static GArray *model_arrivals(ctx_t *x, const cell_t *c, GError **err)
 static GMutex kept_lock;
 static gsize kept_total, kept_cap;
 static gboolean kept_cap_set;
-/* the base sets that others are resized from (below): per study and algorithm the last prepared, the
+/* the base sets that others are resized from (below): per study and algorithm the BASES last prepared, the
  * oldest first; under kept_lock, within kept_cap with the kept sets */
 typedef struct {
     ctx_t *x;
