@@ -611,11 +611,17 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * PACT_MODEL_DIRECT (direct.c, and the posted path above): 0, the rank events always; 2, the posted or the
  * direct path and then the events, an evaluation failing where a rank's exit time differs by a bit; the same
  * answers either way (the direct path runs only with the sharing's defaults).  PACT_MODEL_AVX2=0 (links.c):
- * share_dense's filling and the flat class ends' scan without AVX2, the same bits.  For the tests. */
+ * share_dense's filling and the flat class ends' scan without AVX2, the same bits.  PACT_MODEL_COALESCE=0
+ * (events_loop, COALESCE_REL): the instants that a sharing's rounding split stay split, the answers of the
+ * evaluator before it to the bit.  For the tests. */
 static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, int *ce_flat, int *isolated,
-                          int *memo, int *direct, int *avx2, GError **err)
+                          int *memo, int *direct, int *avx2, int *coalesce, GError **err)
 {
     return digit_env("PACT_MODEL_AVX2", 1, "0 (never) or 1 (where the processor has it)", avx2, err) &&
+           digit_env("PACT_MODEL_COALESCE", 1,
+                     "0 (instants split by rounding stay split) or 1 (a class end within 1e-12 of the "
+                     "instant joins it)",
+                     coalesce, err) &&
            digit_env(
                "PACT_MODEL_DIRECT", 2,
                "0 (events always), 1 (the posted or direct path where one applies) or 2 (both, compared)",
@@ -642,8 +648,8 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, in
 gboolean pact_model_env_check(GError **err)
 {
     uint32_t v = FILL_SCAN;
-    int l = 1, k = 1, d = 1, f = 1, i = 1, m = 1, dp = 1, a = 1;
-    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, &m, &dp, &a, err);
+    int l = 1, k = 1, d = 1, f = 1, i = 1, m = 1, dp = 1, a = 1, c = 1;
+    return fill_scan_env(&v, err) && knobs_env(&l, &k, &d, &f, &i, &m, &dp, &a, &c, err);
 }
 
 /* What an evaluation and a bound share: the workspace's room, and the network (the routes, or one switch). */
@@ -667,11 +673,12 @@ static gboolean begin(pact_model_eval *w, const pact_model_sched *s, const pact_
                  .share_dense = 1,
                  .share_isolated = 1,
                  .share_memo = 2,
+                 .coalesce = 1,
                  .direct = 1};
     int ce_flat = 1, avx2 = 1;
     if (!fill_scan_env(&x->fill_scan, err) ||
         !knobs_env(&x->share_local, &x->comp_keep, &x->share_dense, &ce_flat, &x->share_isolated,
-                   &x->share_memo, &x->direct, &avx2, err))
+                   &x->share_memo, &x->direct, &avx2, &x->coalesce, err))
         return FALSE;
     w->avx2 = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -817,6 +824,16 @@ static void events_init(sim_t *x, const double *arrivals, gboolean start)
     }
 }
 
+/* Whether class c is alone on each of its links (its rate then comes without sums: COALESCE_REL). */
+static inline int class_alone(const pact_model_eval *w, uint32_t c)
+{
+    const fclass *k = &w->cl[c];
+    for (uint32_t i = 0; i < k->nl; i++)
+        if (w->lk[k->e[i].l].nc > 1)
+            return 0;
+    return 1;
+}
+
 /* The events, in order, until none is left. */
 static void events_loop(sim_t *x)
 {
@@ -830,8 +847,14 @@ static void events_loop(sim_t *x)
                        .type = EV_WAKE};
             if (ce && (w->nwake == 0 || ce->t < k.t || (ce->t == k.t && ce->k < k.key)))
                 k = (event){.t = ce->t, .key = ce->k, .id = ce->c, .type = EV_CLASS_END};
-            if (w->share_pending && ((w->nwake == 0 && !ce) || w->share_t < k.t)) /* its class is the last */
-                k = (event){.t = w->share_t, .key = (uint64_t)ev_class[EV_SHARE] << 56, .type = EV_SHARE};
+            if (w->share_pending &&
+                ((w->nwake == 0 && !ce) || w->share_t < k.t)) { /* its class is the last */
+                if (k.type == EV_CLASS_END && x->coalesce &&
+                    k.t - w->share_t <= fabs(w->share_t) * COALESCE_REL && !class_alone(w, k.id))
+                    k.t = w->share_t; /* an instant split by rounding: taken at the instant (COALESCE_REL) */
+                else
+                    k = (event){.t = w->share_t, .key = (uint64_t)ev_class[EV_SHARE] << 56, .type = EV_SHARE};
+            }
             if (!evq_next_before_in(&w->q, &k)) {
                 w->events++;
                 if (k.type == EV_SHARE) {
