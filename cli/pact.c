@@ -1,7 +1,9 @@
 /* pact.c - the `pact` command line: dispatches to one file per command. */
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pact_cli.h"
 #include "pact_host.h"
@@ -55,8 +57,71 @@ gboolean pact_cli_parse(GOptionContext *ctx, int *argc, char ***argv)
     return FALSE;
 }
 
+/* glibc's malloc on transparent huge pages (hugetlb=1: it advises its heap and its large blocks with
+ * MADV_HUGEPAGE), blocks up to 32 MiB from the heap (mmap_threshold, the most glibc takes), and the heap kept
+ * whole once grown (trim_threshold, top_pad).  A model cell at 1024 ranks reaches its schedule, its workspace
+ * and its message records a thousand ranks apart: on 4 KiB pages nearly every visit missed the TLB, and on
+ * this project's virtual machine each page fault (one per 4 KiB page first touched, and again after each
+ * block was given back) costs microseconds of nested paging.  Linear alltoall at 1024 ranks, 1 KiB, random
+ * arrivals, 0.79 -> 0.29 s a cell; ring allreduce at 1 MiB 0.24 -> 0.13 s; pact tune's model table 0.76 of
+ * its time; the same answers (results/reference/model-speed.md, session 41).  glibc reads its tunables once,
+ * as the process starts, so pact starts again (/proc/self/exe: the same pid and arguments) with them in
+ * GLIBC_TUNABLES, then gives the user's GLIBC_TUNABLES back for its children.  Where the user's
+ * GLIBC_TUNABLES sets a glibc.malloc tunable, with PACT_HUGE_PAGES=0, or where the new start fails, pact runs
+ * as started. */
+#define HUGE_TUNABLES                                                                                        \
+    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=4294967295:"    \
+    "glibc.malloc.top_pad=67108864"
+#define TUNABLES_BEFORE "PACT_GLIBC_TUNABLES_BEFORE" /* the user's: "=VALUE", or "-" where it was unset */
+
+static void tunables_restore(const char *before)
+{
+    if (before[0] == '=')
+        setenv("GLIBC_TUNABLES", before + 1, 1);
+    else
+        unsetenv("GLIBC_TUNABLES");
+    unsetenv(TUNABLES_BEFORE);
+}
+
+/* 2: PACT_HUGE_PAGES is neither 0 nor 1 (said on stderr); else 0, after starting again where it does (the
+ * commands that run the model engine: a start again costs a few milliseconds). */
+static int huge_pages(int argc, char **argv)
+{
+    static const char *const heavy[] = {"model", "sim", "tune", "timeline"};
+    const char *before = getenv(TUNABLES_BEFORE);
+    if (before) { /* started again: the children get the user's tunables */
+        char *b = g_strdup(before);
+        tunables_restore(b);
+        g_free(b);
+        return 0;
+    }
+    const char *k = getenv("PACT_HUGE_PAGES");
+    if (k && strcmp(k, "0") && strcmp(k, "1")) {
+        fprintf(stderr, "pact: PACT_HUGE_PAGES=%s: expected 0 or 1\n", k);
+        return 2;
+    }
+    const char *t = getenv("GLIBC_TUNABLES");
+    gboolean runs_model = FALSE;
+    for (size_t i = 0; i < G_N_ELEMENTS(heavy) && argc > 1; i++)
+        runs_model |= !strcmp(argv[1], heavy[i]);
+    if (!runs_model || (k && !strcmp(k, "0")) || (t && strstr(t, "glibc.malloc.")))
+        return 0;
+    /* the user's other tunables (none of them malloc's) after pact's */
+    char *mine = t && *t ? g_strconcat(HUGE_TUNABLES ":", t, NULL) : g_strdup(HUGE_TUNABLES);
+    char *keep = t ? g_strconcat("=", t, NULL) : g_strdup("-");
+    setenv(TUNABLES_BEFORE, keep, 1);
+    setenv("GLIBC_TUNABLES", mine, 1);
+    execv("/proc/self/exe", argv);
+    tunables_restore(keep); /* not started again (no /proc): as started */
+    g_free(mine);
+    g_free(keep);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (huge_pages(argc, argv))
+        return 2;
     setlocale(LC_ALL, "C");
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(argc < 2 ? stderr : stdout);

@@ -344,3 +344,58 @@ STUB
 }
 check "model-side-by-side.sh -f: a file's cells side by side, counted over 0.5 s; a bad line refused with its file and line" \
     side_cells
+
+# 6. pact starts again with glibc's malloc on transparent huge pages (cli/pact.c, GLIBC_TUNABLES): pact itself
+# runs with them, what it starts (a fake smpirun first on PATH, which records its own GLIBC_TUNABLES, and its
+# parent's and the user's value that pact kept, from /proc) gets the user's back, a user's malloc tunable or PACT_HUGE_PAGES=0 leaves pact as
+# started, and a bad PACT_HUGE_PAGES is refused.
+huge_pages_env() {
+    local d="$TMP/thp" ours=glibc.malloc.hugetlb=1 # the first of pact's (ld.so may cut the rest off in place)
+    mkdir -p "$d/bin"
+    cat >"$d/bin/smpirun" <<'SH'
+#!/bin/sh
+echo "child ${GLIBC_TUNABLES-unset} ${PACT_GLIBC_TUNABLES_BEFORE-none}" >>"$THP_RECORD"
+tr '\0' '\n' </proc/$PPID/environ >"$THP_RECORD.env"
+b=$(sed -n 's/^PACT_GLIBC_TUNABLES_BEFORE=//p' "$THP_RECORD.env")
+echo "pact $(sed -n 's/^GLIBC_TUNABLES=\([^:]*\).*/\1/p' "$THP_RECORD.env") ${b:-none}" >>"$THP_RECORD"
+exit 1
+SH
+    chmod +x "$d/bin/smpirun"
+    # thp_run ENV...: what the fake smpirun recorded when pact ran under env ENV...
+    thp_run() {
+        rm -rf "$d/rec" "$d/out"
+        env "$@" PATH="$d/bin:$PATH" THP_RECORD="$d/rec" "$PACT" sim --nodes 1 --ppn 4 --algs ring --sizes 8 \
+            --patterns no_delay -q -o "$d/out" >/dev/null 2>&1
+        head -2 "$d/rec"
+    }
+    local got want user=glibc.cpu.x86_rep_movsb_threshold=4096
+    for v in "-u GLIBC_TUNABLES|child unset none|pact $ours -" \
+        "GLIBC_TUNABLES=$user|child $user none|pact $ours =$user" \
+        "GLIBC_TUNABLES=glibc.malloc.hugetlb=0|child glibc.malloc.hugetlb=0 none|pact glibc.malloc.hugetlb=0 none" \
+        "-u GLIBC_TUNABLES PACT_HUGE_PAGES=0|child unset none|pact  none"; do
+        IFS='|' read -r env1 c p <<<"$v"
+        want=$(printf '%s\n%s' "$c" "$p")
+        # shellcheck disable=SC2086 # env1: words for env
+        got=$(thp_run $env1)
+        [ "$got" = "$want" ] || { printf 'under env %s:\n%s\nwanted:\n%s\n' "$env1" "$got" "$want"; return 1; }
+    done
+    PACT_HUGE_PAGES=2 "$PACT" list algorithms >"$d/bad.out" 2>"$d/bad.err"
+    local st=$?
+    cat "$d/bad.err"
+    [ $st -eq 2 ] && [ "$(cat "$d/bad.err")" = "pact: PACT_HUGE_PAGES=2: expected 0 or 1" ] && [ ! -s "$d/bad.out" ]
+}
+check "pact on glibc's huge pages, its children with the user's GLIBC_TUNABLES; PACT_HUGE_PAGES=2 refused" \
+    huge_pages_env
+# The answers do not depend on where memory is: 270 model rows (alltoall and allreduce, every algorithm, 128 and
+# 256 ranks, three sizes and shapes; 252 of them run) the same bytes with and without huge pages.
+huge_pages_same() {
+    local d="$TMP/thpsame" k
+    for k in 0 1; do
+        PACT_HUGE_PAGES=$k "$PACT" sim --engine model --platform generic32x32 --nodes 4,8 --ppn 32 \
+            --coll alltoall,allreduce --algs all --sizes 8,1K,64K --patterns no_delay,random,last_delayed --reps 1 \
+            --no-figures -q -o "$d/$k" >/dev/null || return 1
+    done
+    wc -l "$d/0/results.csv"
+    cmp "$d/0/results.csv" "$d/1/results.csv" && [ "$(grep -c ',ok' "$d/1/results.csv")" -ge 200 ]
+}
+check "model answers the same bytes with PACT_HUGE_PAGES=0 and 1" huge_pages_same
