@@ -537,6 +537,8 @@ static inline gboolean reserve_n(void **p, size_t *cap, size_t need, size_t elem
 
 /* mem.c: transparent huge pages for the block p of `bytes` (its 2 MiB-aligned part; only from 4 to 128 MiB). */
 void pact_mem_huge(void *p, size_t bytes);
+/* mem.c: past 2^18 ranks, small pages for what the process touches from now on. */
+void pact_mem_large_p(int P);
 /* mem.c: the pages of the block p of `bytes` (those it covers whole) made at once, before it is written. */
 void pact_mem_populate(void *p, size_t bytes);
 /* Records made this many at a time (flows, a run's events): their pages in one call (pact_mem_populate). */

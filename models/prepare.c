@@ -753,6 +753,7 @@ pact_model_sched *pact_model_prepare(const pact_alg *alg, const pact_build_args 
         g_set_error(err, PACT_ERROR, PACT_ERROR_INPUT, "model: %d processes", P);
         return NULL;
     }
+    pact_mem_large_p(P);
     pact_model_sched *s = calloc(1, sizeof(*s));
     if (s && (s->core = calloc(1, sizeof(*s->core))))
         s->core->refs = 1;
