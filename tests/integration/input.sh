@@ -347,8 +347,8 @@ check "model-side-by-side.sh -f: a file's cells side by side, counted over 0.5 s
 
 # 6. pact starts again with glibc's malloc on transparent huge pages (cli/pact.c, GLIBC_TUNABLES): pact itself
 # runs with them, what it starts (a fake smpirun first on PATH, which records its own GLIBC_TUNABLES, and its
-# parent's and the user's value that pact kept, from /proc) gets the user's back, a user's malloc tunable or PACT_HUGE_PAGES=0 leaves pact as
-# started, and a bad PACT_HUGE_PAGES is refused.
+# parent's and the user's value that pact kept, from /proc) gets the user's back, a user's malloc tunable or
+# PACT_HUGE_PAGES=0 leaves pact as started, and a bad PACT_HUGE_PAGES is refused.
 huge_pages_env() {
     local d="$TMP/thp" ours=glibc.malloc.hugetlb=1 # the first of pact's (ld.so may cut the rest off in place)
     mkdir -p "$d/bin"
