@@ -41,7 +41,9 @@ static const struct {
     {"dtype", "char, int, float or double (default)", "T"},
     {"op", "sum (default), max or min", "OP"},
     {"root", "root of rooted collectives (default 0)", "R"},
-    {"batch", "cells per simulation: alg, size (default: an algorithm's patterns of one size) or cell", "B"},
+    {"batch", "cells per simulation: auto (default: as size; under smpi, an algorithm's sizes while their cells x "
+              "ranks stay within 4096), alg, size (an algorithm's patterns of one size) or cell",
+     "B"},
     {"shard", "run only shard K of N (join the folders with pact merge)", "K/N"},
     {"jobs", "simulations at once (default: the number of cores)", "J"},
     {"output",

@@ -31,7 +31,9 @@ static const struct {
     {"gamma", "seconds charged per byte reduced (default: the platform's)", "G"},
     {"reps", "measured calls per cell under SimGrid (default 1: SimGrid is deterministic; the model runs one)",
      "R"},
-    {"batch", "cells per SimGrid simulation: alg, size (default) or cell", "B"},
+    {"batch", "cells per SimGrid simulation: auto (default: size, or several sizes where they have few cells x "
+              "ranks), alg, size or cell",
+     "B"},
     {"objective",
      "no_delay, robust (default: least mean d^/best d^ over the patterns), regret (least worst d^/best d^), "
      "expected (mean d^; expected:PATTERN=W,... weighs the patterns; expected:file:PATH a recorded one)",

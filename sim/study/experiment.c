@@ -32,7 +32,7 @@ void pact_experiment_init(pact_experiment *e)
     e->studies = g_ptr_array_new();
     e->jobs = 1;
     e->figures = TRUE;
-    e->batch = PACT_BATCH_SIZE;
+    e->batch = PACT_BATCH_AUTO;
 }
 
 void pact_experiment_clear(pact_experiment *e)
@@ -48,7 +48,7 @@ void pact_experiment_clear(pact_experiment *e)
     memset(e, 0, sizeof(*e));
 }
 
-static const char *const batch_names[] = {"alg", "size", "cell"};
+static const char *const batch_names[] = {"auto", "alg", "size", "cell"};
 
 /* Field `name`'s value `v` as one of `n` names; *out gets values[i] of the name it is (the names in the order
  * the message lists them). */
@@ -243,7 +243,7 @@ gboolean pact_experiment_build(GHashTable *f, pact_experiment *e, GError **err)
     if ((v = pact_exp_get(f, "batch"))) {
         int b;
         if (!choose(f, "batch", v, batch_names,
-                    (const int[]){PACT_BATCH_ALG, PACT_BATCH_SIZE, PACT_BATCH_CELL},
+                    (const int[]){PACT_BATCH_AUTO, PACT_BATCH_ALG, PACT_BATCH_SIZE, PACT_BATCH_CELL},
                     G_N_ELEMENTS(batch_names), &b, &e2))
             goto fail;
         e->batch = (pact_batch)b;

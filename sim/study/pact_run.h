@@ -30,9 +30,12 @@ typedef enum {
 } pact_engine;
 
 /* Which cells share one simulation (one smpirun): those of an algorithm (all sizes and patterns of a phase),
- * of an (algorithm, size), or each cell alone.  Part of the experiment, since it decides the last bits of
- * SimGrid's clock arithmetic: resumed and sharded runs keep it to stay byte-identical. */
-typedef enum { PACT_BATCH_ALG, PACT_BATCH_SIZE, PACT_BATCH_CELL } pact_batch;
+ * of an (algorithm, size), or each cell alone; auto (the default) is size, except that under the smpi engine
+ * an algorithm's consecutive sizes of a phase share one while their cells x ranks stay within
+ * PACT_BATCH_AUTO_RANK_CELLS (setup.c).  Part of the experiment, since it decides the last bits of SimGrid's
+ * clock arithmetic: resumed and sharded runs keep it to stay byte-identical. */
+typedef enum { PACT_BATCH_ALG, PACT_BATCH_SIZE, PACT_BATCH_CELL, PACT_BATCH_AUTO } pact_batch;
+#define PACT_BATCH_AUTO_RANK_CELLS 4096
 
 typedef struct {
     const pact_platform *platform;  /* NULL with user_xml */

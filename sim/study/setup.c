@@ -204,6 +204,42 @@ static void make_cells(ctx_t *x)
             }
 }
 
+/* --batch auto under the smpi engine: group[a * nsizes + z], the batch of algorithm a's cells of size z in
+ * this phase, counted per algorithm from 0: its consecutive sizes share one while their cells x ranks stay
+ * within PACT_BATCH_AUTO_RANK_CELLS.  A smpirun costs 0.1-0.2 s before its first cell on this project's VM
+ * (SimGrid's library loaded, the platform built: 0.13 s for one 1-byte cell on 2 ranks), where a cell of a
+ * few ranks simulates in milliseconds: pact tune --source hybrid:3 on one node (2..32 ranks, allreduce, 27
+ * sizes) made 914 calls, nearly all of it starts.  A size of 11 patterns at 256 ranks (2,816) stays alone,
+ * as under size, so the large studies keep as many batches to share among the jobs.  Only the experiment
+ * decides it (sizes in the experiment's order), so shards and resumed runs group alike. */
+static guint *auto_groups(const ctx_t *x, int phase)
+{
+    guint na = x->s->algs->len, nz = x->s->sizes->len;
+    guint *n = g_new0(guint, (gsize)na * nz), *group = g_new0(guint, (gsize)na * nz);
+    for (guint i = 0; i < x->cells->len; i++) {
+        const cell_t *c = x->cells->pdata[i];
+        if (c->phase == phase)
+            n[c->alg * nz + c->size]++;
+    }
+    for (guint a = 0; a < na; a++) {
+        guint64 load = 0;
+        guint g = 0;
+        for (guint z = 0; z < nz; z++) {
+            guint64 w = (guint64)n[a * nz + z] * (guint64)x->s->procs;
+            if (!w)
+                continue;
+            if (load > 0 && load + w > PACT_BATCH_AUTO_RANK_CELLS) {
+                g++;
+                load = 0;
+            }
+            load += w;
+            group[a * nz + z] = g;
+        }
+    }
+    g_free(n);
+    return group;
+}
+
 /* Groups the cells into batches (see pact_batch) and deals them to the shards.  A study whose skews come
  * from its no-delay cells needs all of them in every shard, so its phase-1 batches run everywhere (merge
  * checks the copies agree); all other batches go round-robin. */
@@ -215,13 +251,19 @@ GPtrArray *pact_sw_make_batches(pact_experiment *e, GPtrArray *studies)
         ctx_t *x = studies->pdata[k];
         for (int phase = 1; phase <= 2; phase++) {
             GHashTable *open = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+            g_autofree guint *group = e->batch == PACT_BATCH_AUTO && x->s->engine == PACT_ENGINE_SMPI
+                                          ? auto_groups(x, phase)
+                                          : NULL;
             for (guint i = 0; i < x->cells->len; i++) {
                 cell_t *c = x->cells->pdata[i];
                 if (c->phase != phase)
                     continue;
-                char *key = e->batch == PACT_BATCH_ALG    ? g_strdup_printf("%u", c->alg)
-                            : e->batch == PACT_BATCH_SIZE ? g_strdup_printf("%u/%u", c->alg, c->size)
-                                                          : g_strdup_printf("%u", i);
+                char *key =
+                    group ? g_strdup_printf("%u/g%u", c->alg, group[c->alg * x->s->sizes->len + c->size])
+                    : e->batch == PACT_BATCH_ALG ? g_strdup_printf("%u", c->alg)
+                    : e->batch == PACT_BATCH_SIZE || e->batch == PACT_BATCH_AUTO
+                        ? g_strdup_printf("%u/%u", c->alg, c->size)
+                        : g_strdup_printf("%u", i);
                 batch_t *b = g_hash_table_lookup(open, key);
                 if (!b) {
                     b = g_new0(batch_t, 1);

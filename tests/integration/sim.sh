@@ -353,3 +353,37 @@ sim_no_warmup() {
 }
 check "pact sim: pact's algorithms under SimGrid without a warm-up call, the times of a warm call" \
     sim_no_warmup
+
+# --batch auto (the default): under the smpi engine an algorithm's consecutive sizes of a phase share one smpirun
+# while their cells x ranks stay within 4,096 (a smpirun costs 0.1-0.2 s before its first cell on this VM).
+# 64 ranks, the 11 shapes, 8 sizes: the 8 no-delay cells (512) in one call, the 10 patterns (640 a size) of
+# 8-256 B (3,840) in one and of 512 B-1 KiB in another, where --batch size makes 16 calls; the same rows, the
+# times within 1e-12 (a cell's times depend on the clock it starts at only in their last bits), and
+# the same bytes with one job as with two.
+sim_batch_auto() {
+    # shellcheck disable=SC2054 # commas inside flag values
+    local d="$TMP/sim-batch-auto" a=(--nodes 2 --ppn 32 --coll allreduce --algs recursive_doubling --sizes 8..1K
+        --patterns no_delay,ascending,descending,first_delayed,last_delayed,middle_delayed,ends_delayed,half_delayed,random,node_delayed,two_level
+        --reps 1 --jobs 2 -q --no-figures)
+    rm -rf "$d"
+    $PACT sim "${a[@]}" -o "$d/auto" >/dev/null || return 1
+    $PACT sim "${a[@]}" --batch size -o "$d/size" >/dev/null || return 1
+    local got
+    got=$(awk -F, 'NR > 1 { print $4 ":" $6 ":" $7 }' "$d/auto/run/batches.csv" | sort | tr '\n' ' ')
+    echo "auto: $(($(wc -l <"$d/auto/run/batches.csv") - 1)) smpiruns (phase:first size:cells) $got;" \
+        "size: $(($(wc -l <"$d/size/run/batches.csv") - 1))"
+    [ "$got" = "1:8:8 2:512:20 2:8:60 " ] || return 1
+    [ "$(wc -l <"$d/size/run/batches.csv")" -eq 17 ] || return 1
+    # the same rows in the same order; skew_s, last_delay_s and total_delay_s within 1e-12 relative, the rest equal
+    paste -d, "$d/auto/results.csv" "$d/size/results.csv" | awk -F, '
+        NR == 1 { n = NF / 2; next }
+        { for (i = 1; i <= n; i++) {
+              x = $i; y = $(i + n)
+              if (i == 11 || i == 14 || i == 15) { e = x - y; if (e < 0) e = -e; if (e > 1e-12 * (y < 0 ? -y : y)) bad++ }
+              else if (x != y) bad++ } }
+        END { exit !(NR == 89 && !bad) }' || { echo "rows differ beyond 1e-12"; return 1; }
+    # the groups come from the experiment alone: one job gives the bytes of two
+    $PACT sim "${a[@]}" --jobs 1 -o "$d/auto1" >/dev/null && cmp "$d/auto/results.csv" "$d/auto1/results.csv"
+}
+check "pact sim --batch auto: an algorithm's sizes share a smpirun at few ranks, the rows of --batch size" \
+    sim_batch_auto
