@@ -117,6 +117,20 @@ bad_file() {
     [ $st -eq 2 ] && grep -qF -- "$want" "$TEST_LOG_DIR/badf.err"
 }
 
+# rows_apart A B: how many rows of results.csv A (pruned ones aside) B has no row for with the same fields and
+# skew_s, last_delay_s and total_delay_s within 1e-12 relative.  A cell's times depend on the simulated clock
+# its smpirun had reached in their last bits only: where one run leaves out cells another runs in the same
+# smpirun (--batch auto's sizes of an algorithm, with twins or pruned cells among them), they move there.
+rows_apart() {
+    awk -F, 'function far(x, y, e) { e = x - y; if (e < 0) e = -e; return e > 1e-12 * (y < 0 ? -y : y) }
+        function key(i, k) { k = ""; for (i = 1; i <= NF; i++) if (i != 11 && i != 14 && i != 15) k = k "," $i; return k }
+        NR == FNR { b[key()] = $11 " " $14 " " $15; next }
+        FNR == 1 || $NF == "pruned" { next }
+        { k = key(); if (!(k in b)) { n++; next }
+          split(b[k], v, " "); if (far($11, v[1]) || far($14, v[2]) || far($15, v[3])) n++ }
+        END { print n + 0 }' "$2" "$1"
+}
+
 finish() {
     check_wait
     echo
