@@ -61,6 +61,31 @@ static inline void d_wake(dstate *d, int r)
     }
 }
 
+/* Rank r's pending requests, in posting order: in its line's csm while CSM at most (the events path keeps its
+ * completed requests there; this path its pending ones), else in comp[b ..], b its first operation.  At 2^20
+ * ranks a rank's run read them from a line of comp of their own, a miss each run, and comp's pages were
+ * faults to clear (session 43). */
+static inline uint32_t *d_pend(pact_model_eval *w, int r, uint32_t b, uint32_t n)
+{
+    return n <= CSM ? w->rs[r].csm : w->comp + b;
+}
+
+/* Request e joins rank r's pending ones. */
+static inline void d_pend_add(pact_model_eval *w, int r, uint32_t b, uint32_t e)
+{
+    rstate *q = &w->rs[r];
+    const uint32_t n = q->comp_n;
+    if (n < CSM) {
+        q->csm[n] = e;
+    } else {
+        uint32_t *c = w->comp + b;
+        if (n == CSM)
+            memcpy(c, q->csm, sizeof q->csm);
+        c[n] = e;
+    }
+    q->comp_n = n + 1;
+}
+
 /* Busy period [t0, t1] of a class (b: its id, 0 off one switch) on shared link l: apart from every other
  * that the link keeps (the last DLK_K in order of start; nothing may start before the end of one dropped),
  * else a failure: two classes would have shared the link.  Two classes' periods may touch: at that instant
@@ -359,7 +384,7 @@ static double d_deliver(dstate *d, const schan *ch, uint32_t snd, uint32_t rcv, 
 
 /* Rank r posts send or receive op (record o) at `now`: its request joins the rank's pending ones, in posting
  * order; where the other end was posted first, the message is matched and its delivery known. */
-static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, uint32_t *pend, double now)
+static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, uint32_t b, double now)
 {
     const sim_t *x = d->x;
     pact_model_eval *w = x->w;
@@ -372,7 +397,7 @@ static inline void d_post(dstate *d, int r, uint32_t op, const sop *o, uint32_t 
     double t1;
     const int matched = slot_post(w, s, c, send, op, now, &msg, &other, &t1);
     w->wo[op] = msg;
-    pend[w->rs[r].comp_n++] = send && bytes < eager ? op | DONE_BIT : op;
+    d_pend_add(w, r, b, send && bytes < eager ? op | DONE_BIT : op);
     if (!matched)
         return;
     const uint32_t snd = send ? op : other;
@@ -488,7 +513,6 @@ static void d_run(dstate *d, int r, int force)
      * may alias anything, and the compiler loaded them again at each use) */
     const uint32_t b = s->base[r], e = s->base[r + 1], nops = e - b;
     const sop *ro = s->op + s->shb[r];
-    uint32_t *pend = w->comp + b;
     rstate *q = &w->rs[r];
     double now = w->dclk[r];
     d->runs++;
@@ -498,7 +522,7 @@ static void d_run(dstate *d, int r, int force)
             const sop *o = ro + (op - b);
             const uint8_t k = SOP_KIND(o);
             if (k == PACT_OP_SEND || k == PACT_OP_RECV) {
-                d_post(d, r, op, o, pend, now);
+                d_post(d, r, op, o, b, now);
                 if (d->fail)
                     return;
                 continue;
@@ -518,7 +542,7 @@ static void d_run(dstate *d, int r, int force)
         }
         int safe;
         double rest;
-        const double t = d_next(d, r, pend, q->comp_n, &safe, &rest);
+        const double t = d_next(d, r, d_pend(w, r, b, q->comp_n), q->comp_n, &safe, &rest);
         if (d->scanned > d->budget) {
             d->fail = 1;
             return;
@@ -534,7 +558,7 @@ static void d_run(dstate *d, int r, int force)
         /* the requests complete by now, released in posting order; the others stay, in that order */
         const uint32_t *wo = w->wo, *mslot = w->mslot;
         const double *mtime = w->mtime;
-        uint32_t j = 0;
+        uint32_t j = 0, *pend = d_pend(w, r, b, q->comp_n);
         for (uint32_t i = 0, n = q->comp_n; i < n; i++) {
             const uint32_t pe = pend[i], msg = (pe & DONE_BIT) ? 0 : wo[pe];
             if ((pe & DONE_BIT) || (mslot[msg] == NONE && mtime[msg] <= now)) {
@@ -544,6 +568,8 @@ static void d_run(dstate *d, int r, int force)
                 pend[j++] = pe;
             }
         }
+        if (q->comp_n > CSM && j <= CSM) /* back in the rank's line */
+            memcpy(q->csm, pend, j * sizeof(uint32_t));
         q->comp_n = j;
         /* what d_next would find now where what it collected made nothing ready: every request left unknown
          * (those known complete after `rest`, none here), so no step, and the rank stops (in lockstep, after
@@ -585,7 +611,8 @@ static gboolean d_unblock(dstate *d)
         int ran = 0;
         for (int r = 0; r < P && !d->fail; r++)
             if (w->rs[r].waiting && next[r] == tstar &&
-                (next[r] = d_next(d, r, w->comp + x->s->base[r], w->rs[r].comp_n, &safe, &rest)) == tstar) {
+                (next[r] = d_next(d, r, d_pend(w, r, x->s->base[r], w->rs[r].comp_n), w->rs[r].comp_n, &safe,
+                                  &rest)) == tstar) {
                 w->rs[r].waiting = 0;
                 d_run(d, r, 1);
                 ran = 1;
