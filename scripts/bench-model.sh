@@ -33,6 +33,8 @@
 #     --largest     also the largest P per algorithm within 60 s
 #     --largest-only  that alone (two at once on two cores: CPU=0 ... --colls A,B and CPU=1 ... --colls C,D)
 #     --colls LIST  these collectives only (default: the seven; the 2^20 cells too)
+#     --algs LIST   these algorithms only, a comma list of COLL/ALG (alltoall/pairwise,allreduce/ring); their
+#                   collectives are --colls unless that is given
 #     --sets LIST   these parts only, a comma list of bench (pact model bench), 1024, routed, 256 (256 and 16384
 #                   ranks), 2p20 (default: all five; --quick: bench,1024).  On a machine of many cores, one
 #                   instance per core (CPU=k, --sets, --colls) runs the bench in parallel, each cell on one core
@@ -48,13 +50,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PACT=${PACT:-build/bin/pact}
 CPU=${CPU:-0}
-quick=0 largest=0 only=0 seconds=8 shapes=all outdir='' mem_gib=17 colls_arg='' sets='' reps=1 sizes_arg=''
+quick=0 largest=0 only=0 seconds=8 shapes=all outdir='' mem_gib=17 colls_arg='' algs_arg='' sets='' reps=1 sizes_arg=''
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=1 seconds=2 shapes=no_delay ;;
     --largest) largest=1 ;;
     --largest-only) largest=1 only=1 ;;
     --colls) colls_arg=$2; shift ;;
+    --algs) algs_arg=$2; shift ;;
     --sets) sets=$2; shift ;;
     --shapes) shapes=$2; shift ;;
     --sizes) sizes_arg=$2; shift ;;
@@ -73,6 +76,22 @@ for m in ${sizes_arg//,/ }; do
     case $m in *[!0-9]* | 0*) echo "bench-model.sh: --sizes $sizes_arg: $m is not a number of bytes (1 or more)" >&2
         exit 2 ;; esac
 done
+if [ -n "$algs_arg" ]; then
+    for ca in ${algs_arg//,/ }; do
+        c=${ca%%/*} a=${ca#*/}
+        if [ "$c" = "$ca" ] || ! "$PACT" list algorithms --coll "$c" --format csv 2>/dev/null | awk -F, -v a="$a" \
+            'NR > 1 && $2 == a { f = 1 } END { exit !f }'; then
+            echo "bench-model.sh: --algs: $ca is not COLL/ALG of pact list algorithms" >&2
+            exit 2
+        fi
+    done
+    # the collectives it names, in the usual order, unless --colls says
+    if [ -z "$colls_arg" ]; then
+        for c in allreduce reduce bcast alltoall allgather barrier reduce_scatter; do
+            if [[ ,$algs_arg, == *,$c/* ]]; then colls_arg+=${colls_arg:+,}$c; fi
+        done
+    fi
+fi
 if [ -n "$outdir" ]; then
     # an earlier run's csv would take this run's rows after its own (and a second header): refuse it
     for f in bench-model.txt bench-model.csv; do
@@ -181,7 +200,11 @@ cell() {
     [[ $ps =~ ^[0-9] ]] # finished, not skipped
 }
 
-algs_of() { "$PACT" list algorithms --coll "$1" --format csv | awk -F, 'NR > 1 { print $2 }'; }
+# algs_of COLL: its algorithms, those --algs names if it names any
+algs_of() {
+    "$PACT" list algorithms --coll "$1" --format csv |
+        awk -F, -v c="$1" -v want=",$algs_arg," 'NR > 1 && (want == ",," || index(want, "," c "/" $2 ",")) { print $2 }'
+}
 COLLS=(allreduce reduce bcast alltoall allgather barrier reduce_scatter)
 if [ -n "$colls_arg" ]; then
     IFS=, read -r -a COLLS <<<"$colls_arg"

@@ -249,17 +249,33 @@ bench_out_refused() {
 }
 check "benchmarks refuse a folder that holds an earlier run" bench_out_refused
 
+# stub_pact DIR: DIR made afresh, and DIR/pact an executable with the script on stdin (a pact for the scripts).
+stub_pact() {
+    rm -rf "$1"
+    mkdir -p "$1"
+    cat >"$1/pact"
+    chmod +x "$1/pact"
+}
+
+# bench_model_refused PACT DIR OPTION VALUE TEXT: bench-model.sh --sets 1024 OPTION VALUE -o DIR (PACT a stub)
+# exits 2 with one line that holds TEXT, before anything runs (DIR not made).
+bench_model_refused() {
+    local out rc
+    out=$(PACT=$1 bash scripts/bench-model.sh --sets 1024 "$3" "$4" -o "$2" 2>&1) && rc=0 || rc=$?
+    if [ "$rc" -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -q -- "$5" <<<"$out" || [ -e "$2" ]; then
+        echo "bench-model.sh $3 $4: exit $rc: $out"
+        return 1
+    fi
+}
+
 # 16. bench-model.sh --reps N runs each cell N times and keeps its fastest run, with the largest peak memory of
 # the N: a stub pact whose runs take 0.9, 0.3 and 0.6 s and 1000, 2000 and 3000 KiB gives each cell's row
 # 0.3 s and 2.9 MiB (the fastest run's own memory would be 2.0); its shapes given, as the default is every shape
 # pact lists.  A count that is not a positive number, and --sizes with what is not a number of bytes, are
 # refused (exit 2, one line) before anything runs.
 bench_reps() {
-    local d="$TMP/bench-reps" stub out rc v
-    rm -rf "$d"
-    mkdir -p "$d"
-    stub="$d/pact"
-    cat >"$stub" <<'STUB'
+    local d="$TMP/bench-reps" stub="$TMP/bench-reps/pact" out v
+    stub_pact "$d" <<'STUB'
 #!/usr/bin/env bash
 # a pact that lists one barrier algorithm and answers each prediction with the next of three timings
 case "$1 $2" in
@@ -275,30 +291,62 @@ case "$1 $2" in
 *) exit 3 ;;
 esac
 STUB
-    chmod +x "$stub"
     PACT=$stub bash scripts/bench-model.sh --sets 1024 --colls barrier --shapes no_delay,random --reps 3 -o "$d/out" \
         >/dev/null 2>&1 || true
     [ "$(cat "$d/count")" = 6 ] || { echo "bench-model.sh --reps 3: $(cat "$d/count") runs for 2 cells"; return 1; }
     out=$(awk -F, 'NR > 1 { print $9, $10 }' "$d/out/bench-model.csv" | sort -u)
     [ "$out" = "0.3000 2.9" ] || { echo "bench-model.sh --reps 3: rows $out, not 0.3 s and 2.9 MiB"; return 1; }
     for v in 0 -1 x 2.5; do
-        out=$(PACT=$stub bash scripts/bench-model.sh --sets 1024 --reps "$v" -o "$d/bad" 2>&1) && rc=0 || rc=$?
-        if [ "$rc" -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] ||
-            ! grep -q -- "--reps $v: expected a positive" <<<"$out" || [ -e "$d/bad" ]; then
-            echo "bench-model.sh --reps $v: exit $rc: $out"
-            return 1
-        fi
+        bench_model_refused "$stub" "$d/bad" --reps "$v" "--reps $v: expected a positive" || return 1
     done
-    for v in 8,x 0 8,-1 1.5; do
-        out=$(PACT=$stub bash scripts/bench-model.sh --sets 1024 --sizes "$v" -o "$d/bad" 2>&1) && rc=0 || rc=$?
-        if [ "$rc" -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ] || ! grep -q -- "--sizes $v: " <<<"$out" ||
-            [ -e "$d/bad" ]; then
-            echo "bench-model.sh --sizes $v: exit $rc: $out"
+    for v in 8,x 0 8,-1 1.5; do bench_model_refused "$stub" "$d/bad" --sizes "$v" "--sizes $v: " || return 1; done
+}
+check "bench-model.sh --reps keeps each cell's fastest run and refuses a count that is not a positive number, --sizes what is not bytes" bench_reps
+
+# bench-model.sh --algs COLL/ALG,...: only those algorithms, their collectives only (a stub pact that lists two
+# barrier algorithms and one allreduce algorithm runs barrier/other's cells alone); a name that is not COLL/ALG
+# of pact list algorithms is refused (exit 2, one line) before anything runs.
+bench_algs() {
+    local d="$TMP/bench-algs" stub="$TMP/bench-algs/pact" out v
+    stub_pact "$d" <<'STUB'
+#!/usr/bin/env bash
+case "$1 $2" in
+"list algorithms")
+    echo collective,algorithm
+    case $4 in barrier) printf 'barrier,fake\nbarrier,other\n' ;; allreduce) echo allreduce,ring ;; esac ;;
+"list patterns") echo no_delay ;;
+"model predict")
+    echo "timing: coll=$4 alg=$6 P=1024 bytes=0 pattern=x closed_s=0 prepare_s=0.1 evaluate_s=0.1 total_s=0.2" \
+        "cpu_s=0.2 maxrss_kib=1000 messages=1 events=1 status=ok" ;;
+*) exit 3 ;;
+esac
+STUB
+    PACT=$stub bash scripts/bench-model.sh --sets 1024 --sizes 8 --shapes no_delay --algs barrier/other -o "$d/out" \
+        >/dev/null 2>&1 || true
+    out=$(awk -F, 'NR > 1 { print $2 "/" $3 }' "$d/out/bench-model.csv" | sort -u)
+    [ "$out" = barrier/other ] || { echo "bench-model.sh --algs barrier/other ran: $out"; return 1; }
+    for v in nope/x barrier barrier/none allreduce/fake; do
+        bench_model_refused "$stub" "$d/bad" --algs "$v" "--algs: $v is not" || return 1
+    done
+}
+check "bench-model.sh --algs runs those algorithms alone and refuses what pact does not list" bench_algs
+
+# scripts/vm-memory.sh MIB: six measurements of what memory costs here, each a positive number with its unit;
+# a size that is not a number of MiB is refused (exit 2, one line), as is one the program does not take.
+vm_memory() {
+    local out rc v
+    out=$(CPU=0 bash scripts/vm-memory.sh 4) || return 1
+    echo "$out" | tail -6
+    [ "$(awk '$2 > 0 && ($3 == "ms/MiB" || $3 == "ns") { n++ } END { print n + 0 }' <<<"$out")" = 6 ] || return 1
+    for v in x 0 -4 2; do
+        out=$(bash scripts/vm-memory.sh "$v" 2>&1) && rc=0 || rc=$?
+        if [ "$rc" -ne 2 ] || [ "$(wc -l <<<"$out")" -ne 1 ]; then
+            echo "vm-memory.sh $v: exit $rc: $out"
             return 1
         fi
     done
 }
-check "bench-model.sh --reps keeps each cell's fastest run and refuses a count that is not a positive number, --sizes what is not bytes" bench_reps
+check "vm-memory.sh measures page faults and random loads, refuses a size that is not MiB" vm_memory
 
 # scripts/model-side-by-side.sh -f CELLS: two builds on a file's cells, each field checked before anything runs.
 # Two stub pacts (one answers 0.6 s a cell, the other 0.4 s) show the rows and the count over 0.5 s; a bad line
