@@ -4,9 +4,10 @@
  * freed and mapped again, and a chain of dependent loads at random over a region on either page size.
  *
  * The model engine's one-cell processes and its 2^20-rank cells spend much of their time in these (session
- * 43, results/reference/model-speed.md): on this project's VM a 4 KiB page fault costs about 17 us, and huge
- * pages shorten neither the random loads nor the 2^20-rank evaluations.  Printing the costs beside a
- * benchmark's figures says how much of a day's figures is the machine.
+ * 43, results/reference/model-speed.md): on this project's VM a 4 KiB page fault costs 14-17 us, a fresh MiB
+ * on huge pages about 2.5 ms, and huge pages shorten a random load by 12-27% but not the 2^20-rank
+ * evaluations.  Printing the costs beside a benchmark's figures says how much of a day's figures is the
+ * machine.
  *
  * vm-memory MIB: one line per measurement, "name value unit".
  */
