@@ -13,7 +13,9 @@
 # (pact sim's results.csv in its runs/ folder), so the figure is a measured lower bound, never a guess.
 # `pruned` counts the cells whose evaluation lower bounds proved useless (tuner/README.md) and, for hybrid, the
 # SimGrid cells outside each size's K best; --exhaustive runs them all (pact tune --exhaustive: the same
-# tables), for a side-by-side figure.  With --colls the total is of those collectives only: no verdict.
+# tables), for a side-by-side figure.  With --colls the total is of those collectives only: no verdict.  cpu_s
+# (and the total's CPU) is what pact tune took of the cores, user and system: the same table's wall time moves
+# with this VM's slow spells, and its CPU says whether the work or the machine moved.
 #   scripts/bench-tune.sh [--model-only | --hybrid-only] [--colls C,D] [--exhaustive] [-o DIR]
 # DIR (default results/bench-tune-DATE) must be new or empty: pact tune resumes a folder it tuned before.
 set -uo pipefail
@@ -46,15 +48,27 @@ grids=("--nodes 1 --ppn 2,4,8,16,32" "--nodes 2,4,8,16,32 --ppn 32" "--nodes 3,6
 hgrids=("--nodes 1 --ppn 2,4,8,16,32" "--nodes 2,4,8 --ppn 32" "--nodes 3,6 --ppn 32")
 echo "# pact tune at scale on $(hostname), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), checkout $(git rev-parse --short HEAD), binary $PACT"
 
-# run SOURCE LIMIT GRID-ARRAY-NAME: one pact tune per collective and grid; prints a line each and the total
+# cpu_file: the CPU seconds (user and system) of this shell's finished children, from the builtin times that
+# wrote the file (it must run in the shell that started them: in $(...) it would count the subshell's own)
+timesf=$(mktemp /tmp/pact-bench-tune-XXXXXX)
+trap 'rm -f "$timesf"' EXIT
+cpu_file() { awk 'NR == 2 { s = 0; for (i = 1; i <= NF; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } print s }' "$1"; }
+
+# run SOURCE LIMIT GRID-ARRAY-NAME: one pact tune per collective and grid; prints a line each and the total, with
+# the CPU seconds pact tune took (cpu_s: user and system over both jobs; on this project's VM a slow spell shows
+# in the CPU of the same work, session 43)
 run() {
-    local source=$1 limit=$2 gname=$3[@] total=0 all_done=1
+    local source=$1 limit=$2 gname=$3[@] total=0 cpu_total=0 all_done=1
     local -a gs=("${!gname}")
-    printf '%-8s %-15s %-28s %8s %8s %8s %10s  %s\n' source collective grid cells pruned seconds cells/s status
+    printf '%-8s %-15s %-28s %8s %8s %8s %8s %10s  %s\n' source collective grid cells pruned seconds cpu_s cells/s \
+        status
     for c in "${colls[@]}"; do
         for gi in "${!gs[@]}"; do
             local dir=$out/$source-$c-$gi start end rc status
             start=$(date +%s.%N)
+            local cpu0 cpu
+            times >"$timesf"
+            cpu0=$(cpu_file "$timesf")
             # shellcheck disable=SC2086
             local sizes=1..64M
             case $c in alltoall | allgather) sizes=1..64K ;; esac
@@ -63,18 +77,22 @@ run() {
                 -o "$dir" >"$dir.log" 2>&1
             rc=$?
             end=$(date +%s.%N)
+            times >"$timesf"
+            cpu=$(awk -v a="$cpu0" -v b="$(cpu_file "$timesf")" 'BEGIN { printf "%.1f", b - a }')
             local secs cells pruned
             secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
             cells=$(cat "$dir"/runs/*/results.csv 2>/dev/null | grep -vc '^platform,' || true)
             pruned=$(cat "$dir"/runs/*/results.csv 2>/dev/null | grep -c ',pruned$' || true)
             case $rc in 0) status=done ;; 124) status="STOPPED at ${limit}s"; all_done=0 ;;
                 *) status="FAILED rc=$rc: $(tail -1 "$dir.log")"; all_done=0 ;; esac
-            printf '%-8s %-15s %-28s %8s %8s %8.1f %10.1f  %s\n' "$source" "$c" "${gs[$gi]// /}" "$cells" "$pruned" "$secs" \
-                "$(awk -v n="$cells" -v s="$secs" 'BEGIN { print n / (s + 0.001) }')" "$status"
+            printf '%-8s %-15s %-28s %8s %8s %8.1f %8.1f %10.1f  %s\n' "$source" "$c" "${gs[$gi]// /}" "$cells" "$pruned" \
+                "$secs" "$cpu" "$(awk -v n="$cells" -v s="$secs" 'BEGIN { print n / (s + 0.001) }')" "$status"
             total=$(awk -v a="$total" -v b="$secs" 'BEGIN { print a + b }')
+            cpu_total=$(awk -v a="$cpu_total" -v b="$cpu" 'BEGIN { print a + b }')
         done
     done
-    printf 'total %s: %.1f s%s\n' "$source" "$total" "$([ $all_done = 1 ] || echo ' (a lower bound: some runs stopped or failed)')"
+    printf 'total %s: %.1f s%s; CPU %.1f s\n' "$source" "$total" \
+        "$([ $all_done = 1 ] || echo ' (a lower bound: some runs stopped or failed)')" "$cpu_total"
 }
 rc=0
 if [ $do_model = 1 ]; then
