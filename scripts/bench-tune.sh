@@ -15,7 +15,9 @@
 # SimGrid cells outside each size's K best; --exhaustive runs them all (pact tune --exhaustive: the same
 # tables), for a side-by-side figure.  With --colls the total is of those collectives only: no verdict.  cpu_s
 # (and the total's CPU) is what pact tune took of the cores, user and system: the same table's wall time moves
-# with this VM's slow spells, and its CPU says whether the work or the machine moved.
+# with this VM's slow spells, and its CPU says whether the work or the machine moved.  After each table,
+# scripts/batch-time.sh says where its time went (the heaviest algorithms and process counts, from the runs'
+# batches.csv), also in DIR/model-time.txt and DIR/hybrid-time.txt.
 #   scripts/bench-tune.sh [--model-only | --hybrid-only] [--colls C,D] [--exhaustive] [-o DIR]
 # DIR (default results/bench-tune-DATE) must be new or empty: pact tune resumes a folder it tuned before.
 set -uo pipefail
@@ -94,6 +96,13 @@ run() {
     printf 'total %s: %.1f s%s; CPU %.1f s\n' "$source" "$total" \
         "$([ $all_done = 1 ] || echo ' (a lower bound: some runs stopped or failed)')" "$cpu_total"
 }
+# where_time SOURCE: the heaviest algorithms of SOURCE's runs (scripts/batch-time.sh), into DIR/SOURCE-time.txt
+where_time() {
+    local -a d=("$out/$1"-*/)
+    [ -d "${d[0]}" ] || return 0
+    echo "where the $1 table's time went (each batch's seconds on the worker that ran it):"
+    bash scripts/batch-time.sh --top 10 "${d[@]}" | tee "$out/${1%%:*}-time.txt"
+}
 rc=0
 if [ $do_model = 1 ]; then
     run model "${BENCH_TUNE_LIMIT:-600}" grids | tee "$out/model.txt"
@@ -102,6 +111,7 @@ if [ $do_model = 1 ]; then
     elif grep -q "lower bound" "$out/model.txt" || awk -v t="$t" 'BEGIN { exit !(t > 120) }'; then
         echo "model table: MISSED (target < 120 s)"; rc=1
     else echo "model table: met (target < 120 s)"; fi
+    where_time model
 fi
 if [ $do_hybrid = 1 ]; then
     run hybrid:3 "${BENCH_TUNE_LIMIT:-1800}" hgrids | tee "$out/hybrid.txt"
@@ -110,5 +120,6 @@ if [ $do_hybrid = 1 ]; then
     elif grep -q "lower bound" "$out/hybrid.txt" || awk -v t="$t" 'BEGIN { exit !(t > 1800) }'; then
         echo "hybrid:3 table up to 256 ranks: MISSED (target < 30 min)"; rc=1
     else echo "hybrid:3 table up to 256 ranks: met (target < 30 min)"; fi
+    where_time hybrid:3
 fi
 exit $rc

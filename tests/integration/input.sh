@@ -447,3 +447,55 @@ huge_pages_same() {
     cmp "$d/0/results.csv" "$d/1/results.csv" && [ "$(grep -c ',ok' "$d/1/results.csv")" -ge 200 ]
 }
 check "model answers the same bytes with PACT_HUGE_PAGES=0 and 1" huge_pages_same
+
+# scripts/batch-time.sh (where a run's time went, from its batches.csv files): on two hand-made files, the total,
+# the phases, the bound waves and the heaviest rows with their shares, exactly; on the model run above, the total
+# of its file's seconds; a folder without one, a line that is not a batch, and --top 0 refused with exit 2 and
+# nothing on stdout.
+batch_time() {
+    local d="$TMP/batch-time" h out rc want
+    rm -rf "$d"
+    mkdir -p "$d/a/s0/run" "$d/b/s1/run" "$d/none" "$d/bad/run"
+    h=study,collective,procs,phase,algorithm,bytes,cells,wall_s,sets_prepared,sets_reused,sets_resized,bounded_quick,bounded_full
+    printf '%s\n' "$h" 0,allreduce,64,1,ring,8,1,1.000,1,0,0,0,0 0,allreduce,64,2,ring,8,10,3.000,0,1,0,0,0 \
+        0,allreduce,64,2,ring,8,10,0.500,0,1,0,10,0 >"$d/a/s0/run/batches.csv"
+    printf '%s\n' "$h" 1,alltoall,1024,2,pairwise,4096,11,5.500,1,0,0,0,0 >"$d/b/s1/run/batches.csv"
+    out=$(bash scripts/batch-time.sh --top 5 "$d/a" "$d/b") || return 1
+    echo "$out"
+    want="# 2 batches.csv, 4 batches, 32 cells: 10.0 s in all (each batch on the worker that ran it)
+# phase 1 (each algorithm without delay) 1.0 s (10.0%), phase 2 (the patterns) 9.0 s (90.0%), of which bound waves 0.5 s (5.0%)
+collective      algorithm                       procs    cells   seconds  share
+alltoall        pairwise                         1024       11       5.5  55.0%
+allreduce       ring                               64       21       4.5  45.0%
+collective      algorithm                       procs    cells   seconds  share
+alltoall        pairwise                          all       11       5.5  55.0%
+allreduce       ring                              all       21       4.5  45.0%"
+    [ "$out" = "$want" ] || { printf 'wanted:\n%s\n' "$want"; return 1; }
+    # the model run of huge_pages_same: the total is its file's seconds
+    local f="$TMP/thpsame/1/run/batches.csv" sum
+    sum=$(awk -F, 'NR > 1 { t += $8 } END { printf "%.1f", t }' "$f")
+    bash scripts/batch-time.sh "$TMP/thpsame/1" | grep -q "^# 1 batches.csv, .* cells: $sum s in all" || return 1
+    printf '%s\n' "$h" 0,allreduce,64,2,ring,8,10,3.000,0,1,0,0,0 0,allreduce,64,2,ring,8,10,x,0,1,0,0,0 \
+        >"$d/bad/run/batches.csv"
+    for v in "$d/none|$d/none: no batches.csv under it" "$d/bad|$d/bad/run/batches.csv:3: procs, phase" \
+        "--top 0 $d/a|--top 0: not a number of rows"; do
+        IFS='|' read -r args want <<<"$v"
+        # shellcheck disable=SC2086 # args: words
+        out=$(bash scripts/batch-time.sh $args 2>"$d/err") && rc=0 || rc=$?
+        cat "$d/err"
+        [ "$rc" -eq 2 ] && [ -z "$out" ] && grep -qF "batch-time.sh: $want" "$d/err" || return 1
+    done
+    # bench-tune.sh ends its table with it (a stub pact tune writes one batch of 2.5 s a run: three grids)
+    stub_pact "$d/stub" <<STUB
+#!/usr/bin/env bash
+while [ \$# -gt 1 ] && [ "\$1" != -o ]; do shift; done
+mkdir -p "\$2/runs/model-barrier/run"
+printf '%s\\n' "$h" 0,barrier,64,2,linear,0,11,2.500,1,0,0,0,0 >"\$2/runs/model-barrier/run/batches.csv"
+STUB
+    out=$(PACT="$d/stub/pact" bash scripts/bench-tune.sh --model-only --colls barrier -o "$d/bench") || return 1
+    echo "$out"
+    grep -q "^# 3 batches.csv, 3 batches, 33 cells: 7.5 s in all" <<<"$out" &&
+        grep -Eq "^barrier +linear +64 +33 +7.5 100.0%$" "$d/bench/model-time.txt"
+}
+check "batch-time.sh: where a run's time went from its batches.csv, also after bench-tune.sh's table; bad folders, lines and --top refused" \
+    batch_time
