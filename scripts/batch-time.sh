@@ -6,7 +6,8 @@
 # patterns) and of the bound waves within it, then the N heaviest (collective, algorithm, process count) and
 # (collective, algorithm), each with its cells, seconds and share of the total.  The seconds add up the
 # workers' time, about the CPU time pact took: with --jobs 2 near twice the wall time.  Session 44 found from
-# them that five algorithms at 1024 ranks hold most of pact tune's model table (results/reference/tune.md).
+# them that seven algorithms at 768 and 1024 ranks hold most of pact tune's model table
+# (results/reference/tune.md).
 #   scripts/batch-time.sh [--top N] DIR...
 # A folder without a batches.csv, or a file that is not one (its header, a line's fields), is refused with the
 # file and line, exit 2, before anything is printed.
@@ -40,19 +41,23 @@ for d in "${dirs[@]}"; do
     fi
     mapfile -t found < <(find "$d" -name batches.csv -type f | sort)
     if [ ${#found[@]} -eq 0 ]; then
-        echo "batch-time.sh: $d: no batches.csv under it (a pact sim or pact tune output folder has one per study)" >&2
+        echo "batch-time.sh: $d: no batches.csv under it (a pact sim or pact tune output folder has one" \
+            "per study)" >&2
         exit 2
     fi
     files+=("${found[@]}")
 done
-header=study,collective,procs,phase,algorithm,bytes,cells,wall_s,sets_prepared,sets_reused,sets_resized,bounded_quick,bounded_full
+header=study,collective,procs,phase,algorithm,bytes,cells,wall_s
+header+=,sets_prepared,sets_reused,sets_resized,bounded_quick,bounded_full
 # every file checked first: a bad one is refused before anything is printed
 bad=$(awk -F, -v h="$header" '
     FNR == 1 { if ($0 != h) { printf "%s:1: not a batches.csv header (%s)\n", FILENAME, h; exit } next }
     NF != 13 { printf "%s:%d: %d fields, not 13\n", FILENAME, FNR, NF; exit }
     $3 !~ /^[0-9]+$/ || $4 !~ /^[12]$/ || $7 !~ /^[0-9]+$/ || $8 !~ /^[0-9]+(\.[0-9]+)?$/ ||
     $12 !~ /^[0-9]+$/ || $13 !~ /^[0-9]+$/ {
-        printf "%s:%d: procs, phase (1 or 2), cells, wall_s or bounded counts not a number\n", FILENAME, FNR; exit }
+        printf "%s:%d: procs, phase (1 or 2), cells, wall_s or bounded counts not a number\n", FILENAME, FNR
+        exit
+    }
 ' "${files[@]}")
 if [ -n "$bad" ]; then
     echo "batch-time.sh: $bad" >&2
@@ -79,9 +84,11 @@ awk -F, -v top="$top" -v nf="${#files[@]}" '
         return m < n ? m : n
     }
     END {
-        printf "# %d batches.csv, %d batches, %d cells: %.1f s in all (each batch on the worker that ran it)\n", nf, b, c, t
-        printf "# phase 1 (each algorithm without delay) %.1f s (%.1f%%), phase 2 (the patterns) %.1f s (%.1f%%), of which bound waves %.1f s (%.1f%%)\n",
-            p1, share(p1), p2, share(p2), bw, share(bw)
+        printf "# %d batches.csv, %d batches, %d cells: %.1f s in all (each batch on the worker that ran it)\n",
+            nf, b, c, t
+        printf "# phase 1 (each algorithm without delay) %.1f s (%.1f%%), ", p1, share(p1)
+        printf "phase 2 (the patterns) %.1f s (%.1f%%), ", p2, share(p2)
+        printf "of which bound waves %.1f s (%.1f%%)\n", bw, share(bw)
         n = heaviest(kt, o, top)
         printf "%-15s %-30s %6s %8s %9s %6s\n", "collective", "algorithm", "procs", "cells", "seconds", "share"
         for (i = 1; i <= n; i++) {

@@ -100,7 +100,7 @@ run() {
 where_time() {
     local -a d=("$out/$1"-*/)
     [ -d "${d[0]}" ] || return 0
-    echo "where the $1 table's time went (each batch's seconds on the worker that ran it):"
+    echo "where the $1 table's time went:"
     bash scripts/batch-time.sh --top 10 "${d[@]}" | tee "$out/${1%%:*}-time.txt"
 }
 rc=0
