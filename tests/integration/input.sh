@@ -349,8 +349,8 @@ vm_memory() {
 check "vm-memory.sh measures page faults and random loads, refuses a size that is not MiB" vm_memory
 
 # scripts/model-side-by-side.sh -f CELLS: two builds on a file's cells, each field checked before anything runs.
-# Two stub pacts (one answers 0.6 s a cell, the other 0.4 s) show the rows and the count over 0.5 s; a bad line
-# is refused with the file and line, exit 2, one line, and no -o file.
+# Two stub pacts (one answers 0.6 s a cell, the other 0.4 s) show the rows and the count over 0.5 s, each round
+# with the other binary first; a bad line is refused with the file and line, exit 2, one line, and no -o file.
 side_cells() {
     local d="$TMP/side-cells" v out rc
     rm -rf "$d"
@@ -361,7 +361,7 @@ side_cells() {
 case "\$1 \$2" in
 "list algorithms") [ "\$4" = alltoall ] || exit 2; printf 'collective,algorithm\nalltoall,pairwise\nalltoall,linear\n' ;;
 "list patterns") printf 'no_delay   at once\nrandom   at random\n' ;;
-"model predict") echo "timing: coll=alltoall total_s=$v status=ok" ;;
+"model predict") echo "timing: coll=alltoall total_s=$v status=ok"; echo $v >>"$d/order.log" ;;
 *) exit 3 ;;
 esac
 STUB
@@ -374,6 +374,9 @@ STUB
         grep -q "^alltoall linear 8 no_delay 0 " <<<"$out" &&
         grep -q "^# over 0.5 s (issue 17): old 2, new 0, of 2 cells$" <<<"$out" ||
         { echo "side-by-side -f: $out"; return 1; }
+    # each round the other binary first (the second of a pair finds the pages the first freed)
+    [ "$(paste -sd' ' "$d/order.log")" = "0.6 0.4 0.4 0.6 0.6 0.4 0.4 0.6" ] ||
+        { echo "side-by-side -f: binaries ran in the order $(paste -sd' ' "$d/order.log")"; return 1; }
     for v in "alltoall pairwise 512|:1: expected COLLECTIVE" "alltoall nope 512 random|:1: algorithm nope" \
         "bcast linear 8 random|:1: collective bcast" "alltoall linear 1x random|:1: bytes 1x" \
         "alltoall linear 8 sideways|:1: shape sideways" "alltoall linear 8 random 1s|:1: skew 1s" \
