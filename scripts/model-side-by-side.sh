@@ -2,9 +2,10 @@
 # Two builds of pact's model engine side by side on the 1024-rank cells that issue 17's per-cell target (0.5 s)
 # missed or nearly missed (generic32x32, 32 nodes x 32, shared links), and pact tune's costliest cells (the
 # skews `make bench-tune` derives): each cell `pact model predict --timing` in a process of its own pinned to
-# one core, the two binaries alternating (each round the other first), best of ROUNDS of total_s (pact_model_prepare +
-# pact_model_evaluate, wall seconds).  The VM's timings drift by tens of percent from hour to hour, so compare
-# builds only within one run of this script; the answers must be the same bytes (scripts/model-exact.sh).
+# one core, the two binaries alternating (each round the other first), best of ROUNDS of total_s
+# (pact_model_prepare + pact_model_evaluate, wall seconds).  The VM's timings drift by tens of percent from hour
+# to hour, so compare builds only within one run of this script; the answers must be the same bytes
+# (scripts/model-exact.sh).
 # With -i, each cell's instructions instead (valgrind's cachegrind, without its cache simulation: the same
 # count at every run, whatever the VM's speed; one run per cell and binary, the two binaries at once where
 # there are two cores).  Valgrind runs no AVX-512: it counts the baseline x86-64 code.
@@ -123,6 +124,9 @@ run_cell() {
     sed -n 's/.*total_s=\([0-9.e+-]*\).*/\1/p' <<<"$line"
 }
 
+# least T BEST: the smaller of a time and the best so far (none yet: T)
+least() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
+
 # one cell's instructions with one binary (cachegrind), into file $7
 count_cell() {
     local b=$1 coll=$2 alg=$3 m=$4 shape=$5 skew=$6
@@ -178,10 +182,10 @@ fi
             for k in $((r % 2)) $((1 - r % 2)); do
                 if [ "$k" = 0 ]; then
                     t=$(run_cell "$old" "$@")
-                    if [ -z "$bo" ] || awk -v a="$t" -v b="$bo" 'BEGIN { exit !(a < b) }'; then bo=$t; fi
+                    bo=$(least "$t" "$bo")
                 else
                     t=$(run_cell "$new" "$@")
-                    if [ -z "$bn" ] || awk -v a="$t" -v b="$bn" 'BEGIN { exit !(a < b) }'; then bn=$t; fi
+                    bn=$(least "$t" "$bn")
                 fi
             done
         done
