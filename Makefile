@@ -47,7 +47,7 @@ PLATFORM_YAML := $(sort $(wildcard platforms/*.yaml))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps sim real test unit integration run teaching bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune bench-libpact install clean check-asan format
+.PHONY: all deps sim real test test-heavy unit integration run teaching bench bench-platforms bench-fidelity bench-real bench-arrivals bench-model bench-sim bench-tune bench-libpact install clean check-asan format
 
 all: deps $(BIN)/pact sim $(LIB)/libpact-ompi.so $(LIB)/libpact-mpich.so
 
@@ -168,6 +168,13 @@ integration: all real
 
 test: all real $(TEST_BIN)
 	@bash tests/run-all.sh $(TEST_BIN)
+
+# The integration tests' heavy part (tests/integration/lib.sh, PACT_TEST_PART): the correctness matrices through
+# Open MPI, MPICH and libpact at the process counts of 1..17 beside lib.sh's MATRIX_PS, SMPI's at 100 ranks and at
+# 2^20 elements on 7, 16 and 32 ranks, Open MPI's at 2^20 elements on 1, 2 and 4 ranks (and ints on 3), which had
+# kept make test near 25 minutes on 2 cores; CI (.ci/run) runs it after make test.
+test-heavy: all real
+	@bash tests/run-all.sh --heavy
 
 # Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build tree.
 check-asan: deps

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # make test: unit tests (GTest binaries given as arguments), then integration tests (SMPI, Open MPI,
 # MPICH, the pact command).  --unit-only skips the integration tests (make unit, make check-asan);
-# with no binaries and --integration-only, only the integration tests run.
+# with no binaries and --integration-only, only the integration tests run; --heavy runs the integration tests'
+# heavy part alone (make test-heavy: lib.sh, PACT_TEST_PART).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 # Every file the tests write goes under one folder (the scripts' mktemp -d calls name it): removed when all
 # passed, kept and named when one failed.  Each run of make test had left ~600 MB in /tmp.
 PACT_TEST_TMP=$(mktemp -d /tmp/pact-test-XXXXXX) || exit 1
 export PACT_TEST_TMP
-source tests/integration/lib.sh
 mode=all
-case "${1:-}" in --unit-only | --integration-only) mode=$1; shift ;; esac
+case "${1:-}" in
+--unit-only | --integration-only) mode=$1; shift ;;
+--heavy) mode=--integration-only; export PACT_TEST_PART=heavy; shift ;;
+esac
+source tests/integration/lib.sh
 for t in "$@"; do
     check "unit $(basename "$t")" "$t"
 done

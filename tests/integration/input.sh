@@ -502,3 +502,28 @@ STUB
 }
 check "batch-time.sh: where a run's time went from its batches.csv, also after bench-tune.sh's table; bad folders, lines and --top refused" \
     batch_time
+
+# make test and make test-heavy (lib.sh's parts): a check of the main part runs in main and all, one of the heavy
+# part in heavy and all, matrix_p's by MATRIX_PS, a bad PACT_TEST_PART is refused; and listed (PACT_TEST_LIST),
+# the real suites' checks fall in both parts, and no two share a name (their logs are named by it: two checks
+# "smpi correctness allreduce P=64" had shared one, side by side).
+test_parts() {
+    local d="$TMP/parts" part out want
+    mkdir -p "$d"
+    for part in "main|main1 mainpar p3" "heavy|heavy1 heavypar p5" "all|main1 heavy1 mainpar heavypar p3 p5"; do
+        IFS='|' read -r part want <<<"$part"
+        out=$(PACT_TEST_PART=$part PACT_TEST_LIST=0 TEST_LOG_DIR="$d" bash -c 'source tests/integration/lib.sh
+            check main1 true; heavy check heavy1 true; check_par mainpar true; heavy check_par heavypar true
+            matrix_p 3 check p3 true; matrix_p 5 check p5 true; finish' | awk '/^PASS/ { printf "%s%s", s, $2; s = " " }')
+        echo "$part: $out"
+        [ "$out" = "$want" ] || return 1
+    done
+    out=$(PACT_TEST_PART=quick bash -c 'source tests/integration/lib.sh; check a true' 2>&1) && return 1
+    grep -q "PACT_TEST_PART=quick: expected main, heavy or all" <<<"$out" || return 1
+    PACT_TEST_LIST=1 PACT_TEST_PART=all bash tests/run-all.sh --integration-only | grep -E '^(main|heavy) ' \
+        >"$d/list" || return 1
+    awk '{ n[$1]++ } END { print n["main"] + 0, "checks in the main part,", n["heavy"] + 0, "in the heavy part" }' "$d/list"
+    grep -q '^main ' "$d/list" && grep -q '^heavy ' "$d/list" &&
+        [ "$(cut -d' ' -f2- "$d/list" | sort | uniq -d | tee "$d/twice")" = "" ]
+}
+check "make test and make test-heavy: each check in its part; no two checks of one name" test_parts

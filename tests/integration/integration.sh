@@ -38,25 +38,33 @@ mpich_matrix() {
 }
 
 # Each SMPI simulation below is one process on one core: they run side by side (check_par), one per core,
-# the longest first: 2^20 elements at 32 ranks.
-check_par "smpi correctness 2^20 P=32" smpi_matrix 32 1048576 --coll allreduce,reduce,bcast --dtypes double \
+# the longest first: 2^20 elements at 32 ranks (the heavy part's, 230 s).
+heavy check_par "smpi correctness 2^20 P=32" smpi_matrix 32 1048576 --coll allreduce,reduce,bcast --dtypes double \
     --ops sum --roots 0,P/2
-# The foundation's allreduce algorithms at its process counts, up to 2^20 elements up to 16 ranks (at 33 and
-# 64 ranks 2^20 elements took 30 and 69 s of make test's 15 minutes; 2^20 elements at 32 ranks below, and at
-# 3, 5 and 7 ranks here, keep both power-of-two and other counts covered at that size).
+# The foundation's allreduce algorithms at its process counts, up to 2^20 elements up to 8 ranks (at 33 and
+# 64 ranks 2^20 elements took 30 and 69 s; at 7 and 16 ranks, 20 and 45 s, they are the heavy part's, as are
+# 32 ranks' above; 2 and 8 ranks, 3 and 5 keep both power-of-two and other counts covered at that size).
 for P in 1 2 3 5 7 8 16 33 64; do
     counts=0,1,P-1,P+1,1000,1048576
-    [ $P -gt 16 ] && counts=0,1,P-1,P+1,1000
-    check_par "smpi correctness allreduce P=$P" smpi_matrix $P $counts --coll allreduce \
+    if [ $P -gt 8 ] || [ $P -eq 7 ]; then counts=0,1,P-1,P+1,1000; fi
+    check_par "smpi correctness allreduce (recursive doubling, ring) P=$P" smpi_matrix $P $counts --coll allreduce \
         --algs recursive_doubling,ring --dtypes int,float,double --ops sum,max
 done
-# Every algorithm of every collective at larger P under SMPI.
+for P in 7 16; do
+    heavy check_par "smpi correctness allreduce (recursive doubling, ring) 2^20 P=$P" smpi_matrix $P 1048576 \
+        --coll allreduce --algs recursive_doubling,ring --dtypes int,float,double --ops sum,max
+done
+# Every algorithm of every collective at larger P under SMPI (100 ranks: the heavy part, 180 s of simulation).
 for P in 32 64 100; do
     for C in allreduce reduce bcast alltoall allgather; do
         counts=0,1,7,P-1,P+1,1000
         # P^2 flows per alltoall call make 100 ranks x 1000 elements minutes of simulation
         [ $C = alltoall ] && [ $P -eq 100 ] && counts=0,1,7,P+1
-        check_par "smpi correctness $C P=$P" smpi_matrix $P $counts --coll $C --dtypes int,double,pair
+        if [ $P -eq 100 ]; then
+            heavy check_par "smpi correctness $C P=$P" smpi_matrix $P $counts --coll $C --dtypes int,double,pair
+        else
+            check_par "smpi correctness $C P=$P" smpi_matrix $P $counts --coll $C --dtypes int,double,pair
+        fi
     done
 done
 # The collectives added since (barrier: no rank leaves before a late one arrives, bench.c's barrier_check;
@@ -70,23 +78,28 @@ done
 # so each plan first runs on another rank's input, then is checked.
 check_par "smpi correctness second run P=32" smpi_matrix 32 1,P+1,1000 --coll alltoall,allgather,allreduce \
     --dtypes int,pair --check-twice
-# Open MPI on this machine, oversubscribed: every algorithm for P = 1..17, and 2^20 elements at small P.
+# Open MPI on this machine, oversubscribed: every algorithm for P = 1..17 (lib.sh's MATRIX_PS in make test, the
+# others in make test-heavy), and 2^20 elements at small P.
 # Every process on 2 cores takes its turn at each call: above 8 ranks, int and pair only (4- and 8-byte
 # elements, commutative and not) keep the run short; float and double are covered up to 8 and under SMPI.
 for P in $(seq 1 17); do
     dtypes=int,float,double,pair
     [ $P -gt 8 ] && dtypes=int,pair
-    check "openmpi correctness all collectives P=$P" ompi_matrix $P 0,1,7,P-1,P+1,1000 --dtypes $dtypes
+    matrix_p $P check "openmpi correctness all collectives P=$P" ompi_matrix $P 0,1,7,P-1,P+1,1000 --dtypes $dtypes
 done
-for P in 1 2 3 4; do
-    check "openmpi correctness 2^20 P=$P" ompi_matrix $P 1048576 --coll allreduce,reduce,bcast --dtypes double,int
+# 2^20 elements: doubles on 3 ranks in the main part (25 s), ints there and both on 1, 2 and 4 ranks in the
+# heavy part (105 s).
+check "openmpi correctness 2^20 P=3" ompi_matrix 3 1048576 --coll allreduce,reduce,bcast --dtypes double
+heavy check "openmpi correctness 2^20 ints P=3" ompi_matrix 3 1048576 --coll allreduce,reduce,bcast --dtypes int
+for P in 1 2 4; do
+    heavy check "openmpi correctness 2^20 P=$P" ompi_matrix $P 1048576 --coll allreduce,reduce,bcast --dtypes double,int
 done
 # MPICH: the matrix Open MPI runs.  Its ranks poll while they wait; with MPICH_YIELD (lib.sh) 17 of them on
 # 2 cores take seconds, not the minutes that had kept this matrix at 2-5 ranks and two datatypes.
 for P in $(seq 1 17); do
     dtypes=int,float,double,pair
     [ $P -gt 8 ] && dtypes=int,pair
-    check "mpich correctness all collectives P=$P" mpich_matrix $P 0,1,7,P-1,P+1,1000 --dtypes $dtypes
+    matrix_p $P check "mpich correctness all collectives P=$P" mpich_matrix $P 0,1,7,P-1,P+1,1000 --dtypes $dtypes
 done
 # MPICH's scatter broadcasts split bytes: on chars (the element their blocks always divide into), where the
 # matrices above, on 4- and 8-byte elements, find them restricted in about half the cells; counts below P too.

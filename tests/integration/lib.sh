@@ -24,7 +24,47 @@ check_result() {
     fi
 }
 
+# make test runs the tests' main part; make test-heavy (PACT_TEST_PART=heavy) their heavy part: checks of the
+# kinds the main part runs, at more process counts or elements (the Makefile's test-heavy says which), which had
+# kept make test near 25 minutes on 2 cores; PACT_TEST_PART=all runs both.  CI (.ci/run) runs both parts.
+PACT_TEST_PART=${PACT_TEST_PART:-main}
+if ! [[ $PACT_TEST_PART =~ ^(main|heavy|all)$ ]]; then
+    echo "tests: environment variable PACT_TEST_PART=$PACT_TEST_PART: expected main, heavy or all" >&2
+    exit 2
+fi
+# The process counts of the correctness matrices through the MPI libraries that make test runs (1..17 in all):
+# one and two ranks, odd and even counts that are not powers of two, powers of two, and 17.
+MATRIX_PS="1 2 3 4 6 7 8 17"
+CHECK_HEAVY=0
+# Whether a check of this part (main or heavy: CHECK_HEAVY) runs.
+check_runs() {
+    case $PACT_TEST_PART in
+    all) return 0 ;;
+    heavy) [ "$CHECK_HEAVY" = 1 ] ;;
+    *) [ "$CHECK_HEAVY" = 0 ] ;;
+    esac
+}
+# PACT_TEST_LIST=1: each check of the part is listed (its part and name), not run.
+check_listed() {
+    [ "${PACT_TEST_LIST:-0}" = 1 ] || return 1
+    echo "$([ "$CHECK_HEAVY" = 1 ] && echo heavy || echo main) $1"
+}
+# heavy check|check_par NAME CMD...: a check of the heavy part.
+heavy() {
+    local CHECK_HEAVY=1
+    "$@"
+}
+# matrix_p P check|check_par NAME CMD...: a check of the main part where P is one of MATRIX_PS, else of the
+# heavy part.
+matrix_p() {
+    local p=$1
+    shift
+    if [[ " $MATRIX_PS " == *" $p "* ]]; then "$@"; else heavy "$@"; fi
+}
+
 check() {
+    check_runs || return 0
+    check_listed "$1" && return 0
     check_wait
     local name=$1; shift
     local t0=$SECONDS st=0
@@ -46,6 +86,8 @@ PAR_NAMES=()
 declare -A PAR_ST=() # pid -> exit status, once it ended
 PAR_RUNNING=0
 check_par() {
+    check_runs || return 0
+    check_listed "$1" && return 0
     local name=$1; shift
     while [ "$PAR_RUNNING" -ge "$PAR_JOBS" ]; do
         par_wait_any

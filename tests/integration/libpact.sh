@@ -37,8 +37,8 @@ lp_build_probe() {
 }
 check "libpact: the probe builds against Open MPI and MPICH" lp_build_probe
 
-# The matrix through libpact, Open MPI and MPICH at P = 1..17 (about 30 s each; MPICH's ranks with
-# MPICH_YIELD, lib.sh).
+# The matrix through libpact, Open MPI and MPICH at P = 1..17 (MPICH's ranks with MPICH_YIELD, lib.sh): the
+# process counts of MATRIX_PS in make test, the others in make test-heavy (lib.sh).
 lp_matrix() {
     local mpi=$1 P=$2 dtypes=int,float,double,pair
     [ "$P" -gt 8 ] && dtypes=int,pair
@@ -47,10 +47,10 @@ lp_matrix() {
     grep -q " 0 wrong" "$TMP/lp/matrix-$mpi-$P"
 }
 for P in $(seq 1 17); do
-    check "libpact: Open MPI correctness matrix through libpact P=$P" lp_matrix ompi $P
+    matrix_p $P check "libpact: Open MPI correctness matrix through libpact P=$P" lp_matrix ompi $P
 done
 for P in $(seq 1 17); do
-    check "libpact: MPICH correctness matrix through libpact P=$P" lp_matrix mpich $P
+    matrix_p $P check "libpact: MPICH correctness matrix through libpact P=$P" lp_matrix mpich $P
 done
 # Without libpact loaded, --libpact refuses to run (so the matrix above did go through it).
 lp_matrix_unloaded() {
