@@ -222,18 +222,19 @@ check "bad input: --engine model with a SimGrid built-in" bad_file "smpi:NAME" \
     $PACT sim --nodes 1 --ppn 4 --algs ring,smpi:lr --engine model -o "$TMP/never"
 
 # bad_model WANT ARGS...: exit 2 and a message naming the problem.
-bad_model() {
+bad_model() { # its files (BM) by process: the model engine's checks run side by side (check_par)
     local want=$1; shift
-    $PACT model "$@" >"$TMP/bm.out" 2>"$TMP/bm.err"
+    BM="$TMP/bm.$BASHPID"
+    $PACT model "$@" >"$BM.out" 2>"$BM.err"
     local st=$?
-    cat "$TMP/bm.err"
-    [ $st -eq 2 ] && grep -q -- "$want" "$TMP/bm.err"
+    cat "$BM.err"
+    [ $st -eq 2 ] && grep -q -- "$want" "$BM.err"
 }
 # bad_model_env VAR=VALUE WANT: a test knob's bad value refuses the evaluation (exit 2, WANT on stderr) and
 # prints nothing.
 bad_model_env() {
     local -x "$1"
-    bad_model "$2" predict --coll allreduce --alg ring -P 8 -m 8 --platform generic32x32 && [ ! -s "$TMP/bm.out" ]
+    bad_model "$2" predict --coll allreduce --alg ring -P 8 -m 8 --platform generic32x32 && [ ! -s "$BM.out" ]
 }
 printf 'platform,nodes,ppn,procs,collective,algorithm,bytes,pattern,skew_mode,skew_factor,skew_s,rep,engine,last_delay_s,total_delay_s,status\np,1,4,4,allreduce,ring,8,no_delay,none,,0,0,smpi,soon,1e-5,ok\n' \
     >"$TMP/bad-results.csv"
@@ -273,6 +274,31 @@ mpich_bytes() {
 }
 check "model predict --dtype char: MPICH's byte-split bcast as MPICH runs it below P bytes" mpich_bytes
 
+# The model engine's checks from here run side by side (check_par), the longest first.
+# ties_rejoin: pairwise alltoall on 1024 ranks (32 x 32) without delay, the nodes symmetric: the sharing's sums
+# of other classes' rates, taken in an order that follows each link's history, gave symmetric classes rates an
+# ulp apart, so their ends split into instants an ulp apart (at 512 B and 1 KiB, not at 511 B or 1023 B), each
+# shared alone: d^ 7.8% below SimGrid's at 512 B and twice the events (COALESCE_REL, models/eval_int.h).  The
+# model's d^ is SimGrid's to 1e-6 at 512 B; with PACT_MODEL_COALESCE=0 (the evaluator before, which failed
+# this check) the cell still splits (more than 1% off), so this cell exercises the rule.  A bad value is
+# refused.
+ties_rejoin() {
+    local args=(--platform generic32x32 --nodes 32 --ppn 32 --coll alltoall --algs pairwise --sizes 512
+        --reps 1 --patterns no_delay)
+    nice $PACT sim "${args[@]}" --engine model -o "$TMP/tie-model" >/dev/null || return 1
+    PACT_MODEL_COALESCE=0 nice $PACT sim "${args[@]}" --engine model -o "$TMP/tie-split" >/dev/null || return 1
+    nice $PACT sim "${args[@]}" -o "$TMP/tie-smpi" >/dev/null || return 1
+    paste -d, "$TMP/tie-model/results.csv" "$TMP/tie-split/results.csv" "$TMP/tie-smpi/results.csv" |
+        awk -F, 'NR == 2 { n++; printf "smpi %.17g model %.17g split %.17g\n", $46, $14, $30
+                           e = ($14 - $46) / $46; s = ($30 - $46) / $46
+                           if ($13 != "model" || $29 != "model" || $45 != "smpi" || $16 != "ok" || $48 != "ok") bad++
+                           if (e < 0) e = -e; if (s < 0) s = -s; if (e > 1e-6 || s < 0.01) bad++ }
+                 END { exit (n != 1 || bad > 0) }' || return 1
+    bad_model_env PACT_MODEL_COALESCE=2 "PACT_MODEL_COALESCE=2: not 0"
+}
+check_par "model engine: class ends an ulp after an instant join it (1024 ranks, pairwise, 512 B: SimGrid's d^)" \
+    ties_rejoin
+
 # Exactness: 30,030 cells (every algorithm of the seven collectives on generic32x32 under the 11 shapes, the
 # four routed machines, 256 ranks, alltoall at 60-120 ranks, the equivalence cells of the five machines) give
 # the d^, d* and skews the evaluator of 6b06bfe gave (tests/data/model-exact/reference/), to 1e-9 relative;
@@ -282,7 +308,7 @@ model_exact() {
     PACT=$PACT bash scripts/model-exact.sh -o "$TMP/exact" --ref tests/data/model-exact/reference \
         --ties tests/data/model-exact/ties.txt --sets mx-a,mx-b,mx-c,mx-d,eq-a,eq-b,eq-c
 }
-check "model engine: 30,030 cells equal to the reference evaluator's" model_exact
+check_par "model engine: 30,030 cells equal to the reference evaluator's" model_exact
 
 # The comparison can fail: one cell's d^ moved by 1e-8 relative is reported.
 model_exact_fails() {
@@ -292,7 +318,7 @@ model_exact_fails() {
     ! PACT=$PACT bash scripts/model-exact.sh -o "$TMP/exact2" --ref "$TMP/exact-bad" --sets eq-b >"$TMP/exact2.out" &&
         grep -q "eq-b row 10 field 14" "$TMP/exact2.out"
 }
-check "model engine: the exactness comparison reports a moved cell" model_exact_fails
+check_par "model engine: the exactness comparison reports a moved cell" model_exact_fails
 
 # The shared links' two ways of finding the most constrained link (a scan up to FILL_SCAN links, a heap above)
 # give the same answers to the last bit: the routed machines, 256 ranks and alltoall at 60-120 ranks with the
@@ -329,7 +355,7 @@ model_fill_ways() {
         [ "$(grep -c ',ok$' "$TMP/fill-l-d.csv")" -eq 2 ] && cmp "$TMP/fill-l-d.csv" "$TMP/fill-l-s.csv" || return 1
     bad_model_env PACT_MODEL_FILL_SCAN=lots "PACT_MODEL_FILL_SCAN=lots: not a number"
 }
-check "model engine: sharing by scan and by heap, the same answers (routed, 256 ranks, 160 nodes, 512 in lockstep)" model_fill_ways
+check_par "model engine: sharing by scan and by heap, the same answers (routed, 256 ranks, 160 nodes, 512 in lockstep)" model_fill_ways
 
 # The local sharing (models/links.c, share_local: the classes through the links an instant touched are shared
 # again over their own links, the others keeping their rates, where the result passes the max-min check).
@@ -350,7 +376,7 @@ model_share_local() {
     done
     bad_model_env PACT_MODEL_SHARE_LOCAL=yes "PACT_MODEL_SHARE_LOCAL=yes: not 0"
 }
-check "model engine: every local sharing equals its component's whole sharing (PACT_MODEL_SHARE_LOCAL=2)" \
+check_par "model engine: every local sharing equals its component's whole sharing (PACT_MODEL_SHARE_LOCAL=2)" \
     model_share_local
 
 # A whole sharing keeps the component it walked, and the next one reuses it while no class was made or freed
@@ -375,7 +401,7 @@ model_comp_keep() {
         cmp "$TMP/keep-0/mx-d/results.csv" "$TMP/keep-1/mx-d/results.csv" || return 1
     bad_model_env PACT_MODEL_COMP_KEEP=yes "PACT_MODEL_COMP_KEEP=yes: not 0"
 }
-check "model engine: a whole sharing that reuses its component gives the walk's answers (PACT_MODEL_COMP_KEEP=0)" \
+check_par "model engine: a whole sharing that reuses its component gives the walk's answers (PACT_MODEL_COMP_KEEP=0)" \
     model_comp_keep
 
 # One switch of at most 64 nodes is shared whole by bit masks over the nodes (models/links.c, share_dense)
@@ -416,7 +442,7 @@ knob_01() {
     knob_same "$TMP/$1-0" "$TMP/$1-1" && bad_model_env "$2=2" "$2=2: not 0"
 }
 model_share_dense() { knob_01 dense PACT_MODEL_SHARE_DENSE PACT_MODEL_SHARE_LOCAL=0 ""; }
-check "model engine: one switch shared whole by bit masks gives the lists' answers (PACT_MODEL_SHARE_DENSE=0)" \
+check_par "model engine: one switch shared whole by bit masks gives the lists' answers (PACT_MODEL_SHARE_DENSE=0)" \
     model_share_dense
 
 # Where the processor has AVX2, two paths use it (models/links.c): share_dense's filling, four nodes at a time,
@@ -426,7 +452,7 @@ check "model engine: one switch shared whole by bit masks gives the lists' answe
 # linear_sync and pairwise alltoall at 512 ranks with every class end flat.  On a processor without AVX2 both
 # runs take the scalar paths.  A bad value is refused.
 model_avx2() { knob_01 avx2 PACT_MODEL_AVX2 "PACT_MODEL_SHARE_LOCAL=0 PACT_MODEL_CE_FLAT=2" PACT_MODEL_CE_FLAT=2; }
-check "model engine: the AVX2 paths give the scalar paths' answers (PACT_MODEL_AVX2=0)" model_avx2
+check_par "model engine: the AVX2 paths give the scalar paths' answers (PACT_MODEL_AVX2=0)" model_avx2
 
 # The classes' ends wait in a heap, or, while they are many (from CE_FLAT_ON, models/eval_int.h), in no order
 # with the least found by a scan (models/links.c, ce_schedule): byte for byte the heap's answers
@@ -452,7 +478,7 @@ model_ce_flat() {
         cmp "$TMP/ceflat-0-256.csv" "$TMP/ceflat-2-256.csv" || return 1
     bad_model_env PACT_MODEL_CE_FLAT=3 "PACT_MODEL_CE_FLAT=3: not 0"
 }
-check "model engine: class ends kept flat give the heap's answers (PACT_MODEL_CE_FLAT=0)" model_ce_flat
+check_par "model engine: class ends kept flat give the heap's answers (PACT_MODEL_CE_FLAT=0)" model_ce_flat
 
 # A local sharing's checks take each link's sums once a round, from one walk of each link that also finds the
 # classes outside A to check (models/links.c, share_sums), where each check walked the link's list; and on one
@@ -473,7 +499,7 @@ model_share_memo() {
         cmp "$TMP/memo-0-384.csv" "$TMP/memo-2-384.csv" || return 1
     bad_model_env PACT_MODEL_SHARE_MEMO=3 "PACT_MODEL_SHARE_MEMO=3: not 0"
 }
-check "model engine: link sums kept through a local sharing's checks, and R's lists walked once on one switch, give the walks' answers (PACT_MODEL_SHARE_MEMO=0)" \
+check_par "model engine: link sums kept through a local sharing's checks, and R's lists walked once on one switch, give the walks' answers (PACT_MODEL_SHARE_MEMO=0)" \
     model_share_memo
 
 # Where every class through the links touched at an instant is alone on each of its links (one rank per node
@@ -505,7 +531,7 @@ model_share_isolated() {
     done
     bad_model_env PACT_MODEL_SHARE_ISOLATED=2 "PACT_MODEL_SHARE_ISOLATED=2: not 0"
 }
-check "model engine: classes alone on their links give the local sharing's answers (PACT_MODEL_SHARE_ISOLATED=0)" \
+check_par "model engine: classes alone on their links give the local sharing's answers (PACT_MODEL_SHARE_ISOLATED=0)" \
     model_share_isolated
 
 # Where no two classes of flows share a link at once, the direct path (models/direct.c) runs the ranks one
@@ -543,31 +569,7 @@ model_direct() {
     grep -q " direct=0 .*status=ok" <<<"$out" || { echo "linear alltoall without latency: not the events: $out"; return 1; }
     bad_model_env PACT_MODEL_DIRECT=3 "PACT_MODEL_DIRECT=3: not 0"
 }
-check "model engine: the direct and posted paths give the events' exit times to the bit (PACT_MODEL_DIRECT=2)" model_direct
-
-# ties_rejoin: pairwise alltoall on 1024 ranks (32 x 32) without delay, the nodes symmetric: the sharing's sums
-# of other classes' rates, taken in an order that follows each link's history, gave symmetric classes rates an
-# ulp apart, so their ends split into instants an ulp apart (at 512 B and 1 KiB, not at 511 B or 1023 B), each
-# shared alone: d^ 7.8% below SimGrid's at 512 B and twice the events (COALESCE_REL, models/eval_int.h).  The
-# model's d^ is SimGrid's to 1e-6 at 512 B; with PACT_MODEL_COALESCE=0 (the evaluator before, which failed
-# this check) the cell still splits (more than 1% off), so this cell exercises the rule.  A bad value is
-# refused.
-ties_rejoin() {
-    local args=(--platform generic32x32 --nodes 32 --ppn 32 --coll alltoall --algs pairwise --sizes 512
-        --reps 1 --patterns no_delay)
-    nice $PACT sim "${args[@]}" --engine model -o "$TMP/tie-model" >/dev/null || return 1
-    PACT_MODEL_COALESCE=0 nice $PACT sim "${args[@]}" --engine model -o "$TMP/tie-split" >/dev/null || return 1
-    nice $PACT sim "${args[@]}" -o "$TMP/tie-smpi" >/dev/null || return 1
-    paste -d, "$TMP/tie-model/results.csv" "$TMP/tie-split/results.csv" "$TMP/tie-smpi/results.csv" |
-        awk -F, 'NR == 2 { n++; printf "smpi %.17g model %.17g split %.17g\n", $46, $14, $30
-                           e = ($14 - $46) / $46; s = ($30 - $46) / $46
-                           if ($13 != "model" || $29 != "model" || $45 != "smpi" || $16 != "ok" || $48 != "ok") bad++
-                           if (e < 0) e = -e; if (s < 0) s = -s; if (e > 1e-6 || s < 0.01) bad++ }
-                 END { exit (n != 1 || bad > 0) }' || return 1
-    bad_model_env PACT_MODEL_COALESCE=2 "PACT_MODEL_COALESCE=2: not 0"
-}
-check "model engine: class ends an ulp after an instant join it (1024 ranks, pairwise, 512 B: SimGrid's d^)" \
-    ties_rejoin
+check_par "model engine: the direct and posted paths give the events' exit times to the bit (PACT_MODEL_DIRECT=2)" model_direct
 
 # predict --shape generates what --pattern reads: last_delayed with skew 1e-5 s is 15 zeros and 1e-5, so d* and d^
 # are the same to the last digit; --timing adds a line per algorithm (scripts/bench-model.sh parses it).
