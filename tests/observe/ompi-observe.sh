@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# ompi-observe.sh RULES_FILE COLL NP BYTES
+# ompi-observe.sh RULES_FILE COLL NP BYTES [COLL BYTES ...]
 #
 # Runs COLL once (coll_once.c) on NP ranks under Open MPI 4.1.4's coll_tuned with RULES_FILE as its dynamic rules
 # file ('-': no file, Open MPI's fixed decisions) and the ompi_spy.c LD_PRELOAD observer, and prints one line: the
 # coll_tuned algorithm id and the ompi_coll_base_* function that rank 0 ran outermost, e.g.
 #   4 ompi_coll_base_allreduce_intra_ring
-# Exits non-zero when nothing (or more than one call) was recorded, or when the call did not come from coll_tuned
-# (mca_coll_tuned.so: coll basic, for one, calls the same ompi_coll_base_* functions): it never guesses.
+# Further COLL BYTES pairs run in the same mpirun, one after another, a line each in their order (an mpirun's
+# start is most of an observation's 0.8 s).
+# Exits non-zero when nothing (or more than one call) was recorded for a call, or when it did not come from
+# coll_tuned (mca_coll_tuned.so: coll basic, for one, calls the same ompi_coll_base_* functions): it never
+# guesses.
 # Build directory: $OBSERVE_BUILD (default build/observe under the repository root); $OBSERVE_MCA: extra mpirun
 # arguments.
 #
@@ -19,12 +22,16 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: ompi-observe.sh RULES_FILE|- COLL NP BYTES" >&2
+    echo "usage: ompi-observe.sh RULES_FILE|- COLL NP BYTES [COLL BYTES ...]" >&2
     exit 2
 }
-[[ $# -eq 4 ]] || usage
-rules=$1 coll=$2 np=$3 bytes=$4
-[[ $np =~ ^[1-9][0-9]*$ && $bytes =~ ^[1-9][0-9]*$ ]] || usage
+[[ $# -ge 4 && $(($# % 2)) -eq 0 ]] || usage
+rules=$1 np=$3
+pairs=("$2" "$4" "${@:5}")
+[[ $np =~ ^[1-9][0-9]*$ ]] || usage
+for ((i = 1; i < ${#pairs[@]}; i += 2)); do
+    [[ ${pairs[i]} =~ ^[1-9][0-9]*$ ]] || usage
+done
 
 alg_id() {
     case $1 in
@@ -107,26 +114,41 @@ out=$(mktemp "${TMPDIR:-/tmp}/ompi-observe-out.XXXXXX")
 trap 'rm -f "$log" "$out"' EXIT
 if ! OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     mpirun.openmpi -np "$np" --oversubscribe "${mca[@]}" -x LD_PRELOAD="$spy" -x PACT_SPY_LOG="$log" \
-    "$prog" "$coll" "$bytes" >"$out" 2>&1; then
-    echo "ompi-observe: mpirun failed for $coll np=$np bytes=$bytes rules=$rules:" >&2
+    "$prog" "${pairs[@]}" >"$out" 2>&1; then
+    echo "ompi-observe: mpirun failed for ${pairs[*]} np=$np rules=$rules:" >&2
     sed 's/^/  /' "$out" >&2
     exit 1
 fi
 
-mapfile -t calls < <(awk '$1 == "0" { print $2 " " $3 }' "$log")
-if [[ ${#calls[@]} -eq 0 ]]; then
-    echo "ompi-observe: nothing recorded on rank 0 for $coll (np=$np bytes=$bytes rules=$rules):" \
-        "no ompi_coll_base_* algorithm was seen" >&2
-    exit 1
-fi
-if [[ ${#calls[@]} -ne 1 ]]; then
-    echo "ompi-observe: rank 0 recorded ${#calls[@]} outermost calls, expected 1: ${calls[*]}" >&2
-    exit 1
-fi
-read -r fn caller <<<"${calls[0]}"
-if [[ $caller != mca_coll_tuned.so ]]; then
-    echo "ompi-observe: rank 0 ran $fn, called from $caller, not from coll_tuned (mca_coll_tuned.so)" >&2
-    exit 1
-fi
-id=$(alg_id "$fn") || { echo "ompi-observe: rank 0 ran $fn, which has no coll_tuned id" >&2; exit 1; }
-echo "$id $fn"
+# rank 0's lines, call by call: coll_once marks each call's end ("0 -- end")
+mapfile -t lines < <(awk '$1 == "0" { print $2 " " $3 }' "$log")
+k=0
+for ((i = 0; i < ${#pairs[@]}; i += 2)); do
+    coll=${pairs[i]} bytes=${pairs[i + 1]} calls=()
+    while [[ $k -lt ${#lines[@]} && ${lines[k]} != "-- end" ]]; do
+        calls+=("${lines[k]}")
+        k=$((k + 1))
+    done
+    if [[ $k -ge ${#lines[@]} ]]; then
+        echo "ompi-observe: no end of the call $coll bytes=$bytes in rank 0's record (np=$np rules=$rules)" >&2
+        exit 1
+    fi
+    k=$((k + 1))
+    if [[ ${#calls[@]} -eq 0 ]]; then
+        echo "ompi-observe: nothing recorded on rank 0 for $coll (np=$np bytes=$bytes rules=$rules):" \
+            "no ompi_coll_base_* algorithm was seen" >&2
+        exit 1
+    fi
+    if [[ ${#calls[@]} -ne 1 ]]; then
+        echo "ompi-observe: rank 0 recorded ${#calls[@]} outermost calls for $coll bytes=$bytes, expected 1:" \
+            "${calls[*]}" >&2
+        exit 1
+    fi
+    read -r fn caller <<<"${calls[0]}"
+    if [[ $caller != mca_coll_tuned.so ]]; then
+        echo "ompi-observe: rank 0 ran $fn, called from $caller, not from coll_tuned (mca_coll_tuned.so)" >&2
+        exit 1
+    fi
+    id=$(alg_id "$fn") || { echo "ompi-observe: rank 0 ran $fn, which has no coll_tuned id" >&2; exit 1; }
+    echo "$id $fn"
+done
