@@ -246,7 +246,7 @@ int pact_cmd_tune(int argc, char **argv)
     static const char exhaustive_help[] =
         "every candidate runs under every pattern (default: the model skips what lower bounds prove cannot "
         "change the table, SimGrid runs once what two candidates build alike and, for hybrid, only the "
-        "model's K best under the patterns: the same table)";
+        "model's K best under the patterns, and each pattern's best there: the same table)";
     entries[G_N_ELEMENTS(flags) + 2] =
         (GOptionEntry){"exhaustive", 0, 0, G_OPTION_ARG_NONE, &exhaustive, exhaustive_help, NULL};
     GOptionContext *ctx = g_option_context_new("[EXPERIMENT.yaml] | check FILE | emit TABLE.csv | merge -o OUT DIR...");

@@ -82,9 +82,9 @@ typedef void (*pact_prune_fn)(void *ctx, guint na, guint np, int nd, const doubl
                               const guint8 *known, guint8 *need);
 
 /* pact tune's hybrid: whether study s runs algorithm `alg` (an index into s->algs) at size `size` (an index
- * into s->sizes) under the patterns (phase 2); the cells it does not are not run (status "pruned").  The
- * no-delay cells all run: the skews come from them. */
-typedef gboolean (*pact_keep_fn)(void *ctx, const pact_sweep *s, guint alg, guint size);
+ * into s->sizes) under pattern `pat` (an index into s->patterns; phase 2); the cells it does not are not run
+ * (status "pruned").  The no-delay cells all run: the skews come from them. */
+typedef gboolean (*pact_keep_fn)(void *ctx, const pact_sweep *s, guint alg, guint size, guint pat);
 
 typedef struct {
     GPtrArray *studies; /* pact_sweep *, validated */

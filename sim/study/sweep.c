@@ -266,19 +266,42 @@ static gboolean apply_keep(pact_experiment *e, GPtrArray *studies, GPtrArray *ba
         for (guint i = 0; i < x->cells->len; i++) {
             cell_t *c = x->cells->pdata[i];
             if (c->phase != 2 || c->rows || !((batch_t *)batches->pdata[c->batch])->mine ||
-                e->keep(e->keep_ctx, x->s, c->alg, c->size))
+                e->keep(e->keep_ctx, x->s, c->alg, c->size, c->pat))
                 continue;
             set_pruned(x, c, rows, pr);
         }
         for (guint i = 0; i < x->cells->len; i++) {
             cell_t *c = x->cells->pdata[i];
-            if (c->twin && c->phase == 2 && !e->keep(e->keep_ctx, x->s, c->twin->alg, c->twin->size))
+            if (c->twin && c->phase == 2 &&
+                !e->keep(e->keep_ctx, x->s, c->twin->alg, c->twin->size, c->twin->pat))
                 c->twin = NULL;
         }
     }
     gboolean ok = append_all(fd, rows->str, csv, err);
     g_string_free(rows, TRUE);
     return ok;
+}
+
+/* A resumed phase-2 cell whose rows say "pruned" but that e->keep keeps (hybrid's SimGrid runs resumed by a
+ * pact that keeps more: since each pattern's best runs there, a folder of an earlier one) runs: its rows are
+ * dropped before results.csv is written again.  Kept, they had left the cell without the d^ its decision
+ * needs. */
+static void unprune_kept(pact_experiment *e, GPtrArray *studies)
+{
+    if (!e->keep)
+        return;
+    for (guint k = 0; k < studies->len; k++) {
+        ctx_t *x = studies->pdata[k];
+        for (guint i = 0; i < x->cells->len; i++) {
+            cell_t *c = x->cells->pdata[i];
+            if (c->phase != 2 || !c->rows || !c->status->len || strcmp(c->status->pdata[0], "pruned") ||
+                !e->keep(e->keep_ctx, x->s, c->alg, c->size, c->pat))
+                continue;
+            g_free(c->rows);
+            c->rows = NULL;
+            pact_sw_cell_reset(c);
+        }
+    }
 }
 
 /* Before phase 2: a twin under another skew than its cell's is no twin (it runs). */
@@ -617,6 +640,7 @@ gboolean pact_experiment_run(pact_experiment *e, char **summary, GError **err)
     if (resume && g_file_test(csv, G_FILE_TEST_EXISTS)) {
         if (!pact_sw_load_rows(index, csv, err))
             goto done;
+        unprune_kept(e, studies);
     }
     /* Start from the complete cells only: drops a torn end and rows of half-written batches. */
     guint missing = 0;

@@ -357,6 +357,65 @@ tune_hybrid_skews() {
 }
 check "tune --source hybrid:2: SimGrid's rows are --source sim's (the same skews)" tune_hybrid_skews
 
+# Where the engines agree, hybrid's table is --source sim's: robust and regret divide each pattern's d^ by the
+# best there over every candidate, so SimGrid runs, besides the K best, each pattern's best under the model
+# there.  Reduce on 4 nodes x 2 of generic32x32: the model's and SimGrid's tables are the same; hybrid:2 had
+# divided by the best of its 2 and chose otherwise in 9 of 14 cells (robust).  Rows compared without their
+# values' last digits (the engines agree to about 1e-12).
+tune_hybrid_as_sim() {
+    # shellcheck disable=SC2054 # commas inside flag values
+    local d="$TMP/tune-hysim-$1" g=(--platform generic32x32 --nodes 4 --ppn 2 --coll reduce --sizes 8..64K
+        --target ompi --objective "$1" --no-figures -q) src
+    rm -rf "$d"
+    for src in model sim hybrid:2; do
+        $PACT tune "${g[@]}" --source "$src" -o "$d/${src%%:*}" >/dev/null || return 1
+        awk -F, 'NR > 1 { printf "%s,%s,%s,%s,%s,%s,%.9g,%s,%.9g\n", $2, $3, $4, $5, $6, $8, $9, $10, $11 }' \
+            "$d/${src%%:*}/table.csv" >"$d/${src%%:*}.rows"
+    done
+    echo "$1: $(wc -l <"$d/sim.rows") rows; $(grep '^hybrid:' "$d/hybrid/summary.txt")"
+    diff "$d/model.rows" "$d/sim.rows" >/dev/null || { echo "the engines' tables differ here"; return 1; }
+    diff "$d/sim.rows" "$d/hybrid.rows"
+}
+check "tune --source hybrid:2 where the engines agree: --source sim's table (robust)" tune_hybrid_as_sim robust
+check "tune --source hybrid:2 where the engines agree: --source sim's table (regret)" tune_hybrid_as_sim regret
+
+# Where SimGrid overrides the model, the summary lists each such cell: the model's choice and SimGrid's, with
+# both values under SimGrid.  The engines agree on this grid, so the model's rows are made to disagree: binary
+# and binomial swap names in its results.csv, and the tuning resumes.  Then the model's choice moves, so does
+# what SimGrid must run (its K best), and the rows it had pruned there run now: before, the resumed folder kept
+# them "pruned", and the model's choice had no d^ (nan) in 5 cells.  Checked per listed cell: the model's
+# choice is the model table's with the names swapped, SimGrid's is hybrid's table's, and the model's value
+# is not below SimGrid's.
+tune_hybrid_overrides() {
+    # shellcheck disable=SC2054 # commas inside flag values
+    local d="$TMP/tune-hyover" g=(--platform generic32x32 --nodes 4 --ppn 2 --coll reduce --sizes 8..64K
+        --target ompi --objective robust --no-figures -q)
+    rm -rf "$d"
+    $PACT tune "${g[@]}" --source model -o "$d/model" >/dev/null || return 1
+    $PACT tune "${g[@]}" --source hybrid:2 -o "$d/hy" >/dev/null || return 1
+    local m="$d/hy/runs/model-reduce/results.csv"
+    awk -F, -v OFS=, 'NR > 1 && $6 == "binary" { $6 = "binomial"; print; next }
+        NR > 1 && $6 == "binomial" { $6 = "binary" } { print }' "$m" >"$m.new" && mv "$m.new" "$m"
+    $PACT tune "${g[@]}" --source hybrid:2 -o "$d/hy" >/dev/null || return 1
+    grep -A20 '^hybrid:' "$d/hy/summary.txt" | sed '/^per cell/,$d' >"$d/listed.txt"
+    head -1 "$d/listed.txt"
+    awk 'FNR == 1 { f++ }
+        function bytes(s) { return s ~ /K$/ ? s * 1024 : s ~ /M$/ ? s * 1048576 : s + 0 }
+        function at(t, n, b,   i) { for (i = 1; i <= t; i++) if (b >= lo[n, i] && b <= hi[n, i]) return al[n, i]; return "?" }
+        f <= 2 && FNR > 1 { split($0, r, ","); n = f; t[n]++; lo[n, t[n]] = r[4]
+            hi[n, t[n]] = r[5] == "inf" ? 1e30 : r[5]; al[n, t[n]] = r[6]; next }
+        f == 3 && FNR == 1 { split($0, w, " "); same = w[8]; cells = w[10]; next }
+        f == 3 && FNR > 2 { listed++; b = bytes(substr($3, 1, length($3) - 1))
+            want = at(t[1], 1, b); want = want == "binary" ? "binomial" : want == "binomial" ? "binary" : want
+            if ($4 != want || $7 != at(t[2], 2, b) || $5 == "nan" || $8 == "nan" || $5 + 0 < $8 + 0 || $10 == "-") {
+                print "wrong: " $0 " (model: " want ", SimGrid: " at(t[2], 2, b) ")"; bad++ } }
+        END { print listed + 0 " cells listed, " cells - same " overridden"
+            exit !(bad == 0 && listed > 0 && listed == cells - same) }' \
+        FS=, "$d/model/table.csv" "$d/hy/table.csv" FS=' ' "$d/listed.txt"
+}
+check "tune --source hybrid: the cells where SimGrid overrode the model, listed; a resumed run runs what it keeps" \
+    tune_hybrid_overrides
+
 # A SimGrid tuning killed mid-run resumes: no row lost or twice, and the table of an uninterrupted run.
 tune_resume() {
     local a="$TMP/tune-sim-a" b="$TMP/tune-sim-b" g=(--nodes 1 --ppn 4 --coll allreduce,bcast --sizes 8,4K,64K

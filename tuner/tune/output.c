@@ -196,6 +196,30 @@ char *pact_tune_summary(const pact_tune *t, GPtrArray *grids, const pact_table *
                 }
             g_string_append_printf(s, "hybrid: the model's choice is SimGrid's in %u of %u cells (%.1f%%)\n", same, n,
                                    n ? 100.0 * same / n : 0.0);
+            /* where it is not: what trusting the model would have cost, by SimGrid's own runs of both (the
+             * model's choice is among the K best that SimGrid ran under every pattern) */
+            if (same < n)
+                g_string_append_printf(
+                    s,
+                    "where it is not, by the objective (%s) under SimGrid: procs ppn bytes: the "
+                    "model's choice | SimGrid's | the model's choice's excess\n",
+                    t->objective_text);
+            for (guint i = 0; i < g->cells->len; i++) {
+                const unsigned mc = g->model_choice[i], sc = g->choice[i];
+                if (mc == PACT_OBJ_NONE || sc == PACT_OBJ_NONE || mc == sc)
+                    continue;
+                const pact_tune_cell *c = &g_array_index(g->cells, pact_tune_cell, i);
+                const double vm = pact_tune_value(t->objective, c->d, g->na, g->np, g->nd, g->w, mc);
+                const double vs = g->value[i];
+                char b[32], ex[32];
+                human(b, sizeof b, c->bytes);
+                if (isnan(vm) || isnan(vs) || vs <= 0)
+                    snprintf(ex, sizeof ex, "-");
+                else
+                    snprintf(ex, sizeof ex, "%+.1f%%", (vm / vs - 1) * 100);
+                g_string_append_printf(s, "  %5d %3d %6s: %s %.4g | %s %.4g | %s\n", c->procs, c->ppn, b,
+                                       (char *)g->algs->pdata[mc], vm, (char *)g->algs->pdata[sc], vs, ex);
+            }
         }
         g_string_append(s, "per cell: procs ppn bytes: choice | no-delay choice (its regret) | gain of the choice "
                            "under each pattern, %\n");

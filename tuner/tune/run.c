@@ -163,6 +163,7 @@ static gboolean decide(pact_tune *t, pact_tune_grid *g, GError **err)
     g->nodelay = g_new(unsigned, n);
     g->value = g_new(double, n);
     g->runner_value = g_new(double, n);
+    gboolean *full = g_new(gboolean, MAX(g->na, 1u));
     for (guint i = 0; i < n; i++) {
         const pact_tune_cell *c = &g_array_index(g->cells, pact_tune_cell, i);
         g->choice[i] = pact_tune_pick(t->objective, c->d, g->na, g->np, g->nd, g->w, NULL, PACT_OBJ_NONE, &g->value[i]);
@@ -172,12 +173,20 @@ static gboolean decide(pact_tune *t, pact_tune_grid *g, GError **err)
                         " bytes: no candidate has a d^ under every pattern the objective needs (restricted or "
                         "failed runs: see the results.csv under %s/runs)",
                         pact_coll_name(g->coll), c->procs, c->ppn, c->bytes, t->outdir);
+            g_free(full);
             return FALSE;
         }
         g->runner[i] = pact_tune_pick(t->objective, c->d, g->na, g->np, g->nd, g->w, NULL, g->choice[i],
                                       &g->runner_value[i]);
-        g->nodelay[i] = pact_tune_pick(PACT_TUNE_NO_DELAY, c->d, g->na, g->np, g->nd, NULL, NULL, PACT_OBJ_NONE, NULL);
+        /* the no-delay choice, the summary's reference, among the candidates with a d^ under every pattern
+         * (hybrid keeps every candidate's no-delay d^, SimGrid's, to divide by; source model and sim have
+         * the no-delay best's d^ everywhere) */
+        for (unsigned a = 0; a < g->na; a++)
+            full[a] = !isnan(pact_tune_value(PACT_TUNE_ROBUST, c->d, g->na, g->np, g->nd, NULL, a));
+        g->nodelay[i] =
+            pact_tune_pick(PACT_TUNE_NO_DELAY, c->d, g->na, g->np, g->nd, NULL, full, PACT_OBJ_NONE, NULL);
     }
+    g_free(full);
     return TRUE;
 }
 
@@ -188,7 +197,13 @@ static int cell_key_cmp(const pact_tune_cell *a, const pact_tune_cell *b)
 }
 
 /* Hybrid: SimGrid re-runs, per (procs, ppn), each cell's K best under the model (every candidate without
- * delay); each cell then decides among its own K best on SimGrid's d^ (the others masked). */
+ * delay); each cell then decides among its own K best on SimGrid's d^.  Robust and regret divide each
+ * pattern's d^ by the best there over every candidate, not over the K: so SimGrid also runs, under each
+ * pattern alone, the candidate the model finds best there, and the model's no-delay choice (the table's
+ * reference in the summary) under every pattern; those d^ and every candidate's no-delay d^ stay in the cell,
+ * the rest are masked.  (Dividing by the best of the K alone, hybrid:2 chose otherwise than --source sim and
+ * the model, which agreed to 1e-12, in 9 of 14 cells of reduce on 4 x 2 ranks.)  A cell's choice still needs
+ * a d^ under every pattern: one of the K best, or the no-delay choice. */
 static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, GError **err)
 {
     pact_tune_grid *gs = g_new0(pact_tune_grid, 1);
@@ -196,8 +211,12 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
                            .na = gm->na, .np = gm->np, .nd = gm->nd, .w = gm->w};
     gs->cells = g_array_new(FALSE, TRUE, sizeof(pact_tune_cell));
     *out = gs;
-    /* top[i * na + a]: a is among cell i's K best under the model */
+    const gboolean by_best = t->objective == PACT_TUNE_ROBUST || t->objective == PACT_TUNE_REGRET;
+    /* top[i * na + a]: a runs under every pattern at cell i (among its K best under the model, or, where the
+     * objective divides by each pattern's best, the model's no-delay choice); pbest[i * np + p]: the model's
+     * best under pattern p at cell i, which runs there (by_best; PACT_OBJ_NONE: none) */
     gboolean *top = g_new0(gboolean, (size_t)gm->cells->len * gm->na);
+    unsigned *pbest = g_new(unsigned, (size_t)gm->cells->len * gm->np);
     double *v = g_new(double, gm->na);
     for (guint i = 0; i < gm->cells->len; i++) {
         const pact_tune_cell *c = &g_array_index(gm->cells, pact_tune_cell, i);
@@ -211,26 +230,37 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
             if (best != PACT_OBJ_NONE)
                 top[i * gm->na + best] = TRUE;
         }
+        const pact_obj_table ot = {.na = gm->na, .np = gm->np, .d = c->d, .stride = gm->np, .nd = gm->nd};
+        for (unsigned p = 0; p < gm->np; p++)
+            pbest[i * gm->np + p] = by_best ? pact_obj_best(&ot, p, PACT_OBJ_NONE) : PACT_OBJ_NONE;
+        if (by_best && gm->nodelay && gm->nodelay[i] != PACT_OBJ_NONE)
+            top[i * gm->na + gm->nodelay[i]] = TRUE;
     }
     gboolean ok = TRUE;
     for (guint i = 0; ok && i < gm->cells->len;) {
         const pact_tune_cell *c = &g_array_index(gm->cells, pact_tune_cell, i);
         guint j = i;
-        /* what runs under the patterns: each size's K best; every candidate runs without delay, as under
-         * --source sim: the skews are the factor times the mean no-delay time of them all, so the patterns
-         * are sim's whatever K is, and the model's up to the engines' no-delay times (the union of the K best
-         * alone, as before, gave half the model's skew at 64 KiB on 16 ranks where it left out two slow
-         * candidates) */
+        /* what runs under the patterns: each size's K best, and the rest above; every candidate runs without
+         * delay, as under --source sim: the skews are the factor times the mean no-delay time of them all, so
+         * the patterns are sim's whatever K is, and the model's up to the engines' no-delay times (the union
+         * of the K best alone, as before, gave half the model's skew at 64 KiB on 16 ranks where it left out
+         * two slow candidates) */
         g_autoptr(GHashTable) keep = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         while (j < gm->cells->len && g_array_index(gm->cells, pact_tune_cell, j).procs == c->procs &&
                g_array_index(gm->cells, pact_tune_cell, j).ppn == c->ppn)
             j++;
-        for (unsigned a = 0; a < gm->na; a++)
-            for (guint k = i; k < j; k++)
+        for (guint k = i; k < j; k++) {
+            const guint64 bytes = g_array_index(gm->cells, pact_tune_cell, k).bytes;
+            for (unsigned a = 0; a < gm->na; a++)
                 if (top[k * gm->na + a])
+                    g_hash_table_add(keep, pact_tune_keep_key(gm->algs->pdata[a], bytes, NULL));
+            for (unsigned p = 0; p < gm->np; p++) {
+                const unsigned b = pbest[k * gm->np + p];
+                if (b != PACT_OBJ_NONE && !top[k * gm->na + b] && (int)p != gm->nd)
                     g_hash_table_add(keep,
-                                     pact_tune_keep_key(gm->algs->pdata[a],
-                                                        g_array_index(gm->cells, pact_tune_cell, k).bytes));
+                                     pact_tune_keep_key(gm->algs->pdata[b], bytes, gm->patterns->pdata[p]));
+            }
+        }
         g_autofree char *nodes = g_strdup_printf("%d", c->procs / c->ppn);
         g_autofree char *ppn = g_strdup_printf("%d", c->ppn);
         g_autofree char *name = g_strdup_printf("smpi-%s-%sx%s", pact_coll_name(gm->coll), nodes, ppn);
@@ -242,10 +272,11 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
     }
     if (pact_exp_get(t->fields, "shard")) { /* a shard's runs hold part of the cells: nothing to decide */
         g_free(v);
+        g_free(pbest);
         g_free(top);
         return ok;
     }
-    /* mask each cell's candidates outside its K best; keep the model's own choice to compare */
+    /* mask what the cell does not use (above); keep the model's own choice to compare */
     if (ok)
         gs->model_choice = g_new(unsigned, gs->cells->len);
     for (guint i = 0; ok && i < gs->cells->len; i++) {
@@ -257,9 +288,11 @@ static gboolean hybrid(pact_tune *t, pact_tune_grid *gm, pact_tune_grid **out, G
         for (unsigned a = 0; a < gs->na; a++)
             if (m == gm->cells->len || !top[m * gm->na + a])
                 for (unsigned p = 0; p < gs->np; p++)
-                    c->d[a * gs->np + p] = NAN;
+                    if (m == gm->cells->len || !by_best || ((int)p != gs->nd && pbest[m * gm->np + p] != a))
+                        c->d[a * gs->np + p] = NAN;
     }
     g_free(v);
+    g_free(pbest);
     g_free(top);
     return ok;
 }

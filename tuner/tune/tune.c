@@ -336,16 +336,20 @@ static void prune_cells(void *ctx, guint na, guint np, int nd, const double *d, 
     pact_tune_prune(t->objective, t->pattern_w, keep, na, np, nd, d, lb, known, need);
 }
 
-char *pact_tune_keep_key(const char *alg, guint64 bytes)
+char *pact_tune_keep_key(const char *alg, guint64 bytes, const char *pattern)
 {
-    return g_strdup_printf("%s %" G_GUINT64_FORMAT, alg, bytes);
+    return pattern ? g_strdup_printf("%s %" G_GUINT64_FORMAT " %s", alg, bytes, pattern)
+                   : g_strdup_printf("%s %" G_GUINT64_FORMAT, alg, bytes);
 }
 
-/* pact_keep_fn of the hybrid's SimGrid runs: the cell's key in the set */
-static gboolean keep_cell(void *ctx, const pact_sweep *s, guint alg, guint size)
+/* pact_keep_fn of the hybrid's SimGrid runs: the cell's key in the set, for every pattern or for its own */
+static gboolean keep_cell(void *ctx, const pact_sweep *s, guint alg, guint size, guint pat)
 {
-    g_autofree char *key = pact_tune_keep_key(s->algs->pdata[alg], g_array_index(s->sizes, guint64, size));
-    return g_hash_table_contains(ctx, key);
+    const char *a = s->algs->pdata[alg];
+    const guint64 bytes = g_array_index(s->sizes, guint64, size);
+    g_autofree char *key = pact_tune_keep_key(a, bytes, NULL);
+    g_autofree char *one = pact_tune_keep_key(a, bytes, s->patterns->pdata[pat]);
+    return g_hash_table_contains(ctx, key) || g_hash_table_contains(ctx, one);
 }
 
 gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const char *engine, const char *nodes,

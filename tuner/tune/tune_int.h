@@ -28,8 +28,9 @@ GPtrArray *pact_tune_candidates(pact_tune *t, pact_coll c, GError **err);
  * "ALG BYTES", says which (algorithm, size) run under the patterns, the others' rows being "pruned". */
 gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const char *engine, const char *nodes,
                             const char *ppn, const char *dir, GHashTable *keep, GError **err);
-/* A key of that set: algorithm spec `alg` at `bytes` (g_free it). */
-char *pact_tune_keep_key(const char *alg, guint64 bytes);
+/* A key of that set: algorithm spec `alg` at `bytes` under every pattern (pattern NULL) or under the pattern
+ * of that name alone (g_free it). */
+char *pact_tune_keep_key(const char *alg, guint64 bytes, const char *pattern);
 char *pact_tune_canonical(pact_coll c, const char *spec);
 /* Reads d^ of g's candidates and patterns from a results.csv into g->cells (appending cells not yet seen). */
 gboolean pact_tune_load(pact_tune_grid *g, const char *csv, GError **err);
