@@ -12,8 +12,10 @@
 # model and 1800 for hybrid); one that hits it is reported with the cells it finished and the time those took
 # (pact sim's results.csv in its runs/ folder), so the figure is a measured lower bound, never a guess.
 # `pruned` counts the cells whose evaluation lower bounds proved useless (tuner/README.md) and, for hybrid, the
-# SimGrid cells outside each size's K best; --exhaustive runs them all (pact tune --exhaustive: the same
-# tables), for a side-by-side figure.  With --colls the total is of those collectives only: no verdict.  cpu_s
+# SimGrid cells outside each size's K best (and outside the patterns where a candidate is the model's best);
+# --exhaustive runs them all (pact tune --exhaustive: the same tables), for a side-by-side figure.  Each
+# hybrid run's status says in how many cells SimGrid chose what the model chose (summary.txt), and a line
+# after the total sums them.  With --colls the total is of those collectives only: no verdict.  cpu_s
 # (and the total's CPU) is what pact tune took of the cores, user and system: the same table's wall time moves
 # with this VM's slow spells, and its CPU says whether the work or the machine moved.  After each table,
 # scripts/batch-time.sh says where its time went (the heaviest algorithms and process counts, from the runs'
@@ -60,7 +62,7 @@ cpu_file() { awk 'NR == 2 { s = 0; for (i = 1; i <= NF; i++) { split($i, a, "m")
 # the CPU seconds pact tune took (cpu_s: user and system over both jobs; on this project's VM a slow spell shows
 # in the CPU of the same work, session 43)
 run() {
-    local source=$1 limit=$2 gname=$3[@] total=0 cpu_total=0 all_done=1
+    local source=$1 limit=$2 gname=$3[@] total=0 cpu_total=0 all_done=1 same_all=0 cells_all=0
     local -a gs=("${!gname}")
     printf '%-8s %-15s %-28s %8s %8s %8s %8s %10s  %s\n' source collective grid cells pruned seconds cpu_s cells/s \
         status
@@ -87,6 +89,14 @@ run() {
             pruned=$(cat "$dir"/runs/*/results.csv 2>/dev/null | grep -c ',pruned$' || true)
             case $rc in 0) status=done ;; 124) status="STOPPED at ${limit}s"; all_done=0 ;;
                 *) status="FAILED rc=$rc: $(tail -1 "$dir.log")"; all_done=0 ;; esac
+            # hybrid: in how many cells SimGrid chose what the model chose (summary.txt's line per collective)
+            local agree
+            agree=$(awk '/^hybrid: the model.s choice is SimGrid.s in/ { s += $8; n += $10 }
+                END { if (n) print s, n }' "$dir/summary.txt" 2>/dev/null)
+            if [ -n "$agree" ]; then
+                status="$status (the model's choice is SimGrid's in ${agree% *} of ${agree#* } cells)"
+                same_all=$((same_all + ${agree% *})) cells_all=$((cells_all + ${agree#* }))
+            fi
             printf '%-8s %-15s %-28s %8s %8s %8.1f %8.1f %10.1f  %s\n' "$source" "$c" "${gs[$gi]// /}" "$cells" "$pruned" \
                 "$secs" "$cpu" "$(awk -v n="$cells" -v s="$secs" 'BEGIN { print n / (s + 0.001) }')" "$status"
             total=$(awk -v a="$total" -v b="$secs" 'BEGIN { print a + b }')
@@ -95,6 +105,8 @@ run() {
     done
     printf 'total %s: %.1f s%s; CPU %.1f s\n' "$source" "$total" \
         "$([ $all_done = 1 ] || echo ' (a lower bound: some runs stopped or failed)')" "$cpu_total"
+    [ "$cells_all" -eq 0 ] ||
+        awk -v s="$same_all" -v n="$cells_all" 'BEGIN { printf "hybrid: the model'"'"'s choice is SimGrid'"'"'s in %d of %d cells (%.1f%%)\n", s, n, 100 * s / n }'
 }
 # where_time SOURCE: the heaviest algorithms of SOURCE's runs (scripts/batch-time.sh), into DIR/SOURCE-time.txt
 where_time() {
