@@ -25,7 +25,8 @@ typedef struct {
 GPtrArray *pact_tune_candidates(pact_tune *t, pact_coll c, GError **err);
 /* Runs candidates `algs` of collective c on `engine` ("model" or "smpi") into `dir` (resumed when it holds
  * the same experiment); nodes and ppn (NULL: the fields') narrow the grid; `keep` (NULL: all), a set of
- * "ALG BYTES", says which (algorithm, size) run under the patterns, the others' rows being "pruned". */
+ * "ALG BYTES" or "ALG BYTES PATTERN", says which (algorithm, size) run under every pattern or under that one,
+ * the others' rows being "pruned". */
 gboolean pact_tune_simulate(pact_tune *t, pact_coll c, GPtrArray *algs, const char *engine, const char *nodes,
                             const char *ppn, const char *dir, GHashTable *keep, GError **err);
 /* A key of that set: algorithm spec `alg` at `bytes` under every pattern (pattern NULL) or under the pattern
