@@ -13,7 +13,7 @@ fi
 PACT=${PACT:-build/bin/pact}
 TMP=${TMP:-$(mktemp -d "${PACT_TEST_TMP:-/tmp}/pact-obey-XXXXXX")}
 export OBSERVE_BUILD=${OBSERVE_BUILD:-build/observe}
-OBEY_COLLS=allreduce,reduce,bcast,alltoall,allgather,barrier
+OBEY_COLLS=allreduce,reduce,bcast,alltoall,allgather,barrier,reduce_scatter
 
 # obey_points TABLE: "coll bytes algorithm" per boundary at 4 ranks: both ends of every range, in whole ints
 # (MPICH's observer sends MPI_INT), at least 4 bytes; barrier once.
@@ -131,7 +131,7 @@ obey_control() {
 obey_rotation() {
     local target=$1
     echo "collective,procs,ppn,min_bytes,max_bytes,algorithm,params,objective,value,runner_up,runner_up_value"
-    for coll in ${OBEY_COLLS//,/ } $([ "$target" = mpich ] && echo reduce_scatter); do
+    for coll in ${OBEY_COLLS//,/ }; do
         $PACT list algorithms --coll "$coll" --format csv | awk -F, -v t="$target" -v c="$coll" '
             # not the two-process, arrival-order or in-place-only ones (the calls are not in place); the
             # registry puts reduce_scatter_allgather/gather (count >= 4) after an unrestricted one, so they
