@@ -314,8 +314,9 @@ _Static_assert(sizeof(rstate) == 64, "a rank's state is one cache line");
 /* One switch of at most this many nodes (a bit each in a 64-bit mask) is shared by links.c's share_dense. */
 #define DENSE_NODES 64
 
-/* links.c, share_unit: a class on a link of a local sharing's R, as its walk met it: whether it is in A, its
- * flows, and its rate where it is not (A's rates are in the records, as the filling sets them). */
+/* links.c, share_unit: a class on a link of a local sharing's R, as its walk met it: its index in A plus one
+ * (0: not in A), its flows, and its rate where it is not in A (A's are in share_unit's array, as the filling
+ * sets them). */
 typedef struct lent {
     uint32_t ci, n, a;
     double r;
@@ -386,7 +387,8 @@ struct pact_model_eval {
     fclass *cl;
     uint8_t *cfix; /* per class, while sharing: fixed (1), and share_local's 2 (checked) and 3 (to join): a
                     * byte apart from the class's record, which a fill that passes a class already fixed (each
-                    * class lies on two links) would otherwise load */
+                    * class lies on two links) would otherwise load; share_unit's classes of A: their index
+                    * in A (links.c, unit_add) */
     uint32_t *cunfixed; /* links.c, fill_run: a link's classes not fixed yet */
     uint32_t ncl, cfree;
     ce_ent *cend; /* classes whose end moved since it was scheduled: a heap on (t, k), one entry per class,

@@ -175,22 +175,27 @@ static __attribute__((noinline)) gboolean ce_schedule_heap(pact_model_eval *w, u
         return ev_push(w, t, EV_CLASS_END, c, k->ver, rcv);
     }
     const ce_ent e = {t, ((uint64_t)ev_class[EV_CLASS_END] << 56) | rcv, c};
-    uint32_t i;
     if (k->where == 1) { /* its event in the queue is void from now on */
         k->ver++;
         k->where = 2;
-        i = w->ncend++;
+        const uint32_t i = w->ncend++;
         w->chpos[c] = i;
         if (w->ce_flat) { /* past the others: the least known stays, or it is this one */
             ce_flat_set(w, i, &e);
             return TRUE;
         }
-    } else {
-        i = w->chpos[c];
+        w->cend[i] = e; /* last: it can only rise */
+        ce_up(w, i);
+    } else { /* it rises if it comes before what it was, else it sinks: the heap as a rise then a sink
+              * leave it (the one that does not move compares and keeps it) */
+        const uint32_t i = w->chpos[c];
+        const int up = ce_before(&e, &w->cend[i]);
+        w->cend[i] = e;
+        if (up)
+            ce_up(w, i);
+        else
+            ce_down(w, i);
     }
-    w->cend[i] = e;
-    ce_up(w, i);
-    ce_down(w, w->chpos[c]);
     if (w->ncend >= w->ce_flat_on) { /* flat from here: the heap's least is its first */
         w->ce_flat = 1;
         w->ce_min = 0;
@@ -909,14 +914,16 @@ static inline int bottleneck_of(const pact_model_eval *w, uint32_t l, const fcla
     return used >= w->lk[l].cap0 * (1 - LOCAL_TOL) && own >= top * (1 - LOCAL_TOL);
 }
 
-/* The same, l's sums from its walk, or (sums) for a link of R, taken once a round (share_sums). */
-static inline int is_bottleneck(const sim_t *x, uint32_t l, const fclass *k, uint32_t st, int sums)
+/* The same, l's sums from its walk, or for a link of R from bu and bt at its position, taken once a round
+ * (share_sums, share_unit), where bu is not NULL. */
+static inline int is_bottleneck(const sim_t *x, uint32_t l, const fclass *k, uint32_t st, const double *bu,
+                                const double *bt)
 {
     const pact_model_eval *w = x->w;
     double used, top;
-    if (sums && w->lk[l].mark == st) {
+    if (bu && w->lk[l].mark == st) {
         const uint32_t i = w->lk[l].hpos;
-        return bottleneck_of(w, l, k, st, w->bused[i], w->btop[i]);
+        return bottleneck_of(w, l, k, st, bu[i], bt[i]);
     }
     link_sums(x, l, st, &used, &top);
     return bottleneck_of(w, l, k, st, used, top);
@@ -964,16 +971,18 @@ static uint32_t share_sums(sim_t *x, uint32_t nl, uint32_t st)
     return no;
 }
 
-/* Class ci, outside A on R, checked: it keeps the link that fixed it where that is outside R or still a
- * bottleneck of it, else takes the first of its links that is, else joins A (comp_c[nc + *np], fixed 3). */
-static void recheck(sim_t *x, uint32_t ci, uint32_t st, int sums, uint32_t nc, uint32_t *np)
+/* Class ci, outside A on R, checked (R's sums in bu and bt, as is_bottleneck reads them): it keeps the link
+ * that fixed it where that is outside R or still a bottleneck of it, else takes the first of its links that
+ * is, else joins A (comp_c[nc + *np], fixed 3). */
+static inline void recheck(sim_t *x, uint32_t ci, uint32_t st, const double *bu, const double *bt,
+                           uint32_t nc, uint32_t *np)
 {
     pact_model_eval *w = x->w;
     fclass *c = &w->cl[ci];
-    if (w->lk[c->bn].mark != st || is_bottleneck(x, c->bn, c, st, sums))
+    if (w->lk[c->bn].mark != st || is_bottleneck(x, c->bn, c, st, bu, bt))
         return;
     uint32_t i = 0;
-    while (i < c->nl && !is_bottleneck(x, c->e[i].l, c, st, sums))
+    while (i < c->nl && !is_bottleneck(x, c->e[i].l, c, st, bu, bt))
         i++;
     if (i < c->nl) {
         c->bn = c->e[i].l;
@@ -1089,6 +1098,56 @@ static inline lent *lent_room(sim_t *x, size_t n)
     return w->lent;
 }
 
+/* share_unit's classes of A at most, in its own arrays; past that share_local shares (the same bits). */
+#define UNIT_A 64
+
+/* Class ci joins A in share_unit: index *nc in comp_c and in A's arrays (its flows, its links' positions in
+ * R), that index in cfix (A's classes keep no fixed state there: share_unit keeps it in its own array), its
+ * links not in R yet R's, at positions from *nl (hpos, lid).  1; 0 where R would pass LOCAL_LINKS links (as
+ * comp_add); -1 where A would pass UNIT_A classes or the class has more than two links (one switch: up and
+ * down, all share_unit's arrays hold). */
+static inline int unit_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *lid, uint32_t *nl,
+                           uint32_t *nc, uint32_t (*ap)[2], uint32_t *an)
+{
+    fclass *c = &w->cl[ci];
+    if (*nc == UNIT_A || c->nl > 2)
+        return -1;
+    const uint32_t i = (*nc)++;
+    c->mark = st;
+    w->comp_c[i] = ci;
+    w->cfix[ci] = (uint8_t)i;
+    an[i] = c->n;
+    ap[i][1] = NONE;
+    for (uint32_t k = 0; k < c->nl; k++) {
+        slink *L = &w->lk[c->e[k].l];
+        if (L->mark != st) {
+            if (*nl == LOCAL_LINKS)
+                return 0;
+            L->mark = st;
+            L->hpos = *nl;
+            lid[(*nl)++] = c->e[k].l;
+        }
+        ap[i][k] = L->hpos;
+    }
+    return 1;
+}
+
+/* R's link at position k in share_unit: what A has of it (cap, its flows fix), and its key where A has flows
+ * on it (a bit in alive); 0 where rounding left A nothing of it: let the whole sharing say. */
+static inline int unit_key(double *lcap, uint32_t *lfix, double *lkey, uint32_t *alive, uint32_t k,
+                           double cap, uint32_t fix)
+{
+    lcap[k] = cap;
+    lfix[k] = fix;
+    if (fix == 0)
+        return 1;
+    if (!(cap > 0))
+        return 0;
+    *alive |= 1u << k;
+    lkey[k] = cap / (double)fix;
+    return 1;
+}
+
 /* share_local on one switch (every weight 1), the same bits: R's lists are walked once into lent (a class on
  * a link as the walk met it), which the filling, the sums and the checks read, where the filling walked its
  * bottlenecks' lists and share_sums every list of R again, each entry a class record's load behind the last.
@@ -1097,8 +1156,17 @@ static inline lent *lent_room(sim_t *x, size_t n)
  * flows again from their entries (the classes outside A keep their rates until the sharing ends).  The
  * filling's links are at most LOCAL_LINKS, in a mask: the least key, the least link among equal ones, as
  * fill_run's scan takes it; a link's unfixed weight the count of its unfixed flows (share_local's sum of the
- * weights 1, exact).  A, R (comp_l) and the classes checked are share_local's, and a round fails or grows A
- * where it does.  -1: more links touched than LOCAL_LINKS, for share_local (nothing done). */
+ * weights 1, exact).  A, R and the classes checked are share_local's, and a round fails or grows A where it
+ * does.  What a round reads and writes of A and R is in arrays of its own, by A's index and R's position
+ * (a class's flows, its links' positions, whether fixed, its new rate and the position that fixed it; a
+ * link's id, capacity, what A has left of it, its unfixed flows, key and sums), and A's records take their
+ * new rates and bottlenecks once, at the end; and each link's sums for the checks are taken as the filling
+ * fixes it (below).  Where the filling, the sums and the checks read the class and link records (a hop from a
+ * class to its other link's position through that link's record, a new rate from the class's second line) and
+ * the sums walked every entry again, pairwise alltoall at 1024 ranks (4 KiB, ascending) took 6.15 billion
+ * instructions a cell, 5.39 now (callgrind, session 48).  -1: more links
+ * touched than LOCAL_LINKS, a class of more than two links, or more than UNIT_A classes in A, for share_local
+ * (what was done is share_local's first steps again: V brought to `now`, marks of an older stamp). */
 static int share_unit(sim_t *x, double now)
 {
     pact_model_eval *w = x->w;
@@ -1108,17 +1176,24 @@ static int share_unit(sim_t *x, double now)
     for (uint32_t i = 0; i < nd; i++)
         if (w->lk[w->dirty[i]].nc >= LOCAL_LINKS)
             return 0;
-    uint32_t at[LOCAL_LINKS + 1], lfix[LOCAL_LINKS];
-    double lcap[LOCAL_LINKS], lkey[LOCAL_LINKS];
+    /* R by position: link, capacity, entries, A's capacity left and unfixed flows, key, sums */
+    uint32_t lid[LOCAL_LINKS], at[LOCAL_LINKS + 1], lfix[LOCAL_LINKS];
+    double c0[LOCAL_LINKS], lcap[LOCAL_LINKS], lkey[LOCAL_LINKS], bu[LOCAL_LINKS], bt[LOCAL_LINKS];
+    /* A by index (comp_c's order): flows, its links' positions, fixed, new rate, the position that fixed it
+     */
+    uint32_t an[UNIT_A], ap[UNIT_A][2], abn[UNIT_A];
+    double anr[UNIT_A];
     const uint32_t st = next_stamp(w);
-    uint32_t nl = 0, nc = 0, ne = 0;
+    uint32_t nl = 0, nc = 0, ne = 0, alive = 0;
     for (uint32_t i = 0; i < nd; i++) { /* the dirty list holds each link once */
-        w->lk[w->dirty[i]].mark = st;
-        w->comp_l[nl++] = w->dirty[i];
+        slink *L = &w->lk[w->dirty[i]];
+        L->mark = st;
+        L->hpos = nl;
+        lid[nl++] = w->dirty[i];
     }
     /* A, and the touched links' entries: every class on them is A's */
     for (uint32_t k = 0; k < nd; k++) {
-        const slink *L = &w->lk[w->comp_l[k]];
+        const slink *L = &w->lk[lid[k]];
         at[k] = ne;
         lent *E = lent_room(x, ne + L->nc);
         if (!E)
@@ -1128,49 +1203,50 @@ static int share_unit(sim_t *x, double now)
             const uint32_t ci = ENTRY_CLASS(e);
             fclass *c = &w->cl[ci];
             e = c->e[ENTRY_POS(e)].next;
-            if (c->mark != st && !comp_add(w, ci, st, &nl, &nc, LOCAL_LINKS))
-                return 0;
+            if (c->mark != st) {
+                const int r = unit_add(w, ci, st, lid, &nl, &nc, ap, an);
+                if (r <= 0)
+                    return r;
+            }
             advance_v(c, now);
-            w->cfix[ci] = 0;
             fix += c->n;
-            E[ne++] = (lent){ci, c->n, 1, 0};
+            E[ne++] = (lent){ci, c->n, w->cfix[ci] + 1u, 0};
         }
-        lcap[k] = L->cap0;
-        lfix[k] = fix;
+        c0[k] = L->cap0;
+        if (!unit_key(lcap, lfix, lkey, &alive, k, L->cap0, fix))
+            return 0;
     }
     uint32_t walked = nd;
-    for (int round = 0;; round++) {
-        uint32_t alive = 0;
-        for (uint32_t k = 0; k < nl; k++)
-            w->lk[w->comp_l[k]].hpos = k;
+    for (int round = 0;; round++) { /* alive: none left by the filling before */
         /* R's capacities less the other classes' rates, and A's flows on each: the links walked in a round
          * before from their entries, where classes have joined A since */
         for (uint32_t k = 0; round > 0 && k < walked; k++) {
             lent *E = w->lent;
-            double cap = w->lk[w->comp_l[k]].cap0;
+            double cap = c0[k];
             uint32_t fix = 0;
             for (uint32_t j = at[k]; j < at[k + 1]; j++) {
                 const uint32_t ci = E[j].ci;
-                if (E[j].a || w->cl[ci].mark == st) {
-                    E[j].a = 1;
-                    w->cfix[ci] = 0;
+                if (E[j].a) {
+                    fix += E[j].n;
+                } else if (w->cl[ci].mark == st) {
+                    E[j].a = w->cfix[ci] + 1u;
                     fix += E[j].n;
                 } else {
                     w->cfix[ci] = 1;
                     cap -= E[j].r * E[j].n;
                 }
             }
-            lcap[k] = cap;
-            lfix[k] = fix;
+            if (!unit_key(lcap, lfix, lkey, &alive, k, cap, fix))
+                return 0;
         }
         /* the links not walked yet */
         for (uint32_t k = walked; k < nl; k++) {
-            const slink *L = &w->lk[w->comp_l[k]];
+            const slink *L = &w->lk[lid[k]];
             at[k] = ne;
             lent *E = lent_room(x, ne + L->nc);
             if (!E)
                 return 1;
-            double cap = L->cap0;
+            double cap = c0[k] = L->cap0;
             uint32_t fix = 0;
             for (uint32_t e = L->head; e != NONE;) {
                 const uint32_t ci = ENTRY_CLASS(e);
@@ -1178,73 +1254,82 @@ static int share_unit(sim_t *x, double now)
                 e = c->e[ENTRY_POS(e)].next;
                 advance_v(c, now);
                 if (c->mark == st) {
-                    w->cfix[ci] = 0;
                     fix += c->n;
-                    E[ne++] = (lent){ci, c->n, 1, 0};
+                    E[ne++] = (lent){ci, c->n, w->cfix[ci] + 1u, 0};
                 } else {
                     w->cfix[ci] = 1;
                     cap -= c->rate * c->n;
                     E[ne++] = (lent){ci, c->n, 0, c->rate};
                 }
             }
-            lcap[k] = cap;
-            lfix[k] = fix;
+            if (!unit_key(lcap, lfix, lkey, &alive, k, cap, fix))
+                return 0;
         }
         walked = nl;
         at[nl] = ne;
-        for (uint32_t k = 0; k < nl; k++) {
-            if (lfix[k] > 0 && !(lcap[k] > 0)) /* rounding left nothing for A: let the whole sharing say */
-                return 0;
-            if (lfix[k] > 0) {
-                alive |= 1u << k;
-                lkey[k] = lcap[k] / (double)lfix[k];
-            }
-        }
-        const lent *E = w->lent;
-        /* the filling: the most constrained link fixes A's unfixed classes on it, in its list's order */
+        uint64_t fixed = 0; /* A's, by index */
+        lent *E = w->lent;
+        /* the filling: the most constrained link fixes A's unfixed classes on it, in its list's order (on one
+         * switch each fixes another link, so that order moves no bit).  Every rate on that link is then
+         * final (its other classes' fixed before or outside A), so its sums for the checks (share_sums's, in
+         * its list's order) are taken in the same walk, and the classes outside A on it listed for theirs */
+        uint32_t no = 0, summed = 0;
         while (alive) {
-            uint32_t bk = (uint32_t)__builtin_ctz(alive), bl = w->comp_l[bk];
+            uint32_t bk = (uint32_t)__builtin_ctz(alive), bl = lid[bk];
             double best = lkey[bk];
-            for (uint32_t m = alive & (alive - 1); m; m &= m - 1) { /* without a branch: which wins follows
-                                                                     * no pattern */
-                const uint32_t k = (uint32_t)__builtin_ctz(m), l = w->comp_l[k];
+            for (uint32_t m = alive & (alive - 1); m; m &= m - 1) { /* a link's id read on a tie alone */
+                const uint32_t k = (uint32_t)__builtin_ctz(m);
                 const double kk = lkey[k];
-                const int better = (kk < best) | ((kk == best) & (l < bl));
-                best = better ? kk : best;
-                bk = better ? k : bk;
-                bl = better ? l : bl;
-            }
-            alive &= ~(1u << bk);
-            for (uint32_t j = at[bk]; j < at[bk + 1]; j++) {
-                const uint32_t ci = E[j].ci;
-                if (!E[j].a || w->cfix[ci])
-                    continue;
-                w->cfix[ci] = 1;
-                fclass *c = &w->cl[ci];
-                c->bn = bl;
-                c->nrate = best;
-                for (uint32_t i = 0; i < c->nl; i++) {
-                    const uint32_t o = c->e[i].l;
-                    if (o == bl)
-                        continue;
-                    const uint32_t ko = w->lk[o].hpos;
-                    lcap[ko] -= best * c->n;
-                    lfix[ko] -= c->n;
-                    if (lfix[ko] == 0)
-                        alive &= ~(1u << ko);
-                    else
-                        lkey[ko] = lcap[ko] / (double)lfix[ko];
+                if (kk <= best && (kk < best || lid[k] < bl)) {
+                    best = kk;
+                    bk = k;
+                    bl = lid[k];
                 }
             }
+            alive &= ~(1u << bk);
+            summed |= 1u << bk;
+            double u = 0, t = 0;
+            for (uint32_t j = at[bk]; j < at[bk + 1]; j++) {
+                const uint32_t a = E[j].a;
+                double r;
+                if (!a) {
+                    r = E[j].r;
+                    if (w->cfix[E[j].ci] < 2) {
+                        w->cfix[E[j].ci] = 2;
+                        w->cunfixed[no++] = E[j].ci;
+                    }
+                } else if (fixed >> (a - 1) & 1) {
+                    r = anr[a - 1];
+                } else {
+                    const uint32_t i = a - 1, ko = ap[i][0] == bk ? ap[i][1] : ap[i][0];
+                    fixed |= (uint64_t)1 << i;
+                    abn[i] = bk;
+                    anr[i] = r = best;
+                    if (ko != NONE) {
+                        lcap[ko] -= best * an[i];
+                        lfix[ko] -= an[i];
+                        if (lfix[ko] == 0)
+                            alive &= ~(1u << ko);
+                        else
+                            lkey[ko] = lcap[ko] / (double)lfix[ko];
+                    }
+                }
+                u += r * E[j].n;
+                t = r > t ? r : t;
+            }
+            bu[bk] = u;
+            bt[bk] = t;
         }
-        /* each link's sums (share_sums's), and the classes outside A to check */
-        uint32_t no = 0;
-        for (uint32_t k = 0; k < nl; k++) {
+        /* the links whose A's classes other links fixed: their sums and classes outside A (the classes
+         * listed in another order than share_local's, which moves no rate: only which of them joins A, not
+         * when, and A's order, which no sum follows) */
+        for (uint32_t m = ((nl < 32 ? 1u << nl : 0) - 1) & ~summed; m; m &= m - 1) {
+            const uint32_t k = (uint32_t)__builtin_ctz(m);
             double u = 0, t = 0;
             for (uint32_t j = at[k]; j < at[k + 1]; j++) {
                 double r;
                 if (E[j].a) {
-                    r = w->cl[E[j].ci].nrate;
+                    r = anr[E[j].a - 1];
                 } else {
                     r = E[j].r;
                     if (w->cfix[E[j].ci] < 2) {
@@ -1255,16 +1340,15 @@ static int share_unit(sim_t *x, double now)
                 u += r * E[j].n;
                 t = r > t ? r : t;
             }
-            w->bused[k] = u;
-            w->btop[k] = t;
+            bu[k] = u;
+            bt[k] = t;
         }
         uint32_t np = 0;
-        for (uint32_t k = 0; k < nc; k++) {
-            fclass *c = &w->cl[w->comp_c[k]];
-            if (is_bottleneck(x, c->bn, c, st, 1))
+        for (uint32_t i = 0; i < nc; i++) {
+            const uint32_t kb = abn[i];
+            const double own = anr[i];
+            if (bu[kb] >= c0[kb] * (1 - LOCAL_TOL) && own >= bt[kb] * (1 - LOCAL_TOL))
                 continue;
-            const double own = c->nrate;
-            const uint32_t kb = w->lk[c->bn].hpos;
             int more = 0;
             for (uint32_t j = at[kb]; j < at[kb + 1]; j++) /* those that get more there */
                 if (!E[j].a && E[j].r > own) {
@@ -1279,13 +1363,22 @@ static int share_unit(sim_t *x, double now)
         }
         for (uint32_t j = 0; j < no; j++)
             if (w->cfix[w->cunfixed[j]] != 3) /* else to join A */
-                recheck(x, w->cunfixed[j], st, 1, nc, &np);
+                recheck(x, w->cunfixed[j], st, bu, bt, nc, &np);
         if (np == 0)
             break;
-        if (!comp_grow(w, st, &nl, &nc, np))
-            return 0;
+        for (uint32_t k = 0; k < np; k++) { /* A grows by them (comp_c[nc ..)), R by their links */
+            const int r = unit_add(w, w->comp_c[nc], st, lid, &nl, &nc, ap, an);
+            if (r <= 0)
+                return r;
+        }
     }
-    apply_nrates(x, nc, now);
+    for (uint32_t i = 0; i < nc; i++) {
+        const uint32_t ci = w->comp_c[i];
+        fclass *c = &w->cl[ci];
+        c->bn = lid[abn[i]];
+        c->nrate = anr[i];
+        apply_class(x, w, c, ci, anr[i], now);
+    }
     return 1;
 }
 
@@ -1350,7 +1443,7 @@ static int share_local(sim_t *x, double now)
         uint32_t np = 0;
         for (uint32_t k = 0; k < nc; k++) {
             fclass *c = &w->cl[w->comp_c[k]];
-            if (is_bottleneck(x, c->bn, c, st, sums))
+            if (is_bottleneck(x, c->bn, c, st, sums ? w->bused : NULL, w->btop))
                 continue;
             double own = c->nrate / c->iw;
             int more = 0;
@@ -1373,7 +1466,7 @@ static int share_local(sim_t *x, double now)
         if (sums) {
             for (uint32_t j = 0; j < no; j++)
                 if (w->cfix[w->cunfixed[j]] != 3) /* else to join A */
-                    recheck(x, w->cunfixed[j], st, sums, nc, &np);
+                    recheck(x, w->cunfixed[j], st, w->bused, w->btop, nc, &np);
         } else {
             for (uint32_t k = 0; k < nl; k++)
                 for (uint32_t e = w->lk[w->comp_l[k]].head; e != NONE;) {
@@ -1382,7 +1475,7 @@ static int share_local(sim_t *x, double now)
                     if (w->cl[ci].mark == st || w->cfix[ci] >= 2) /* A's, checked, or to join A */
                         continue;
                     w->cfix[ci] = 2;
-                    recheck(x, ci, st, sums, nc, &np);
+                    recheck(x, ci, st, NULL, NULL, nc, &np);
                 }
         }
         if (np == 0)
