@@ -607,7 +607,9 @@ static gboolean digit_env(const char *name, int max, const char *what, int *out,
  * ce_schedule): 0, the class ends always in a heap; 2, always in no order.  PACT_MODEL_SHARE_ISOLATED=0
  * (links.c, share_isolated): classes alone on their links shared by share_local's passes.
  * PACT_MODEL_SHARE_MEMO=0 (links.c, share_sums): each check of a local sharing walks its link's list, where
- * each link's sums are taken once a round.  The last five give the same answers to the bit.
+ * each link's sums are taken once a round; 3, share_unit hands a sharing whose A passes two classes
+ * to share_local (what it does past UNIT_A classes, here nearly always).  The last five give the same answers
+ * to the bit.
  * PACT_MODEL_DIRECT (direct.c, and the posted path above): 0, the rank events always; 2, the posted or the
  * direct path and then the events, an evaluation failing where a rank's exit time differs by a bit; the same
  * answers either way (the direct path runs only with the sharing's defaults).  PACT_MODEL_AVX2=0 (links.c):
@@ -638,11 +640,10 @@ static gboolean knobs_env(int *share_local, int *comp_keep, int *share_dense, in
                      err) &&
            digit_env("PACT_MODEL_SHARE_ISOLATED", 1,
                      "0 (never) or 1 (where every class is alone on its links)", isolated, err) &&
-           digit_env(
-               "PACT_MODEL_SHARE_MEMO", 2,
-               "0 (walk a link's list at each check), 1 (its sums once a round) or 2 (and on one switch, "
-               "R's lists once a round)",
-               memo, err);
+           digit_env("PACT_MODEL_SHARE_MEMO", 3,
+                     "0 (walk a link's list at each check), 1 (its sums once a round), 2 (and on one switch, "
+                     "R's lists once a round) or 3 (2, but A past two classes shared as 1 shares it)",
+                     memo, err);
 }
 
 gboolean pact_model_env_check(GError **err)

@@ -600,8 +600,8 @@ typedef struct {
                          * (PACT_MODEL_SHARE_ISOLATED=0: never) */
     int share_memo;     /* links.c: share_local's checks take R's link sums once a round (share_sums;
                          * PACT_MODEL_SHARE_MEMO=0: each check walks its link); 2, on one switch, R's lists
-                         * walked once a round into an array that the filling and the sums read (share_unit)
-                         */
+                         * walked once a round into an array that the filling and the sums read (share_unit);
+                         * 3, share_unit's A of two classes at most (its hand-over to share_local tested) */
     int coalesce;       /* eval.c: a class end within COALESCE_REL after the pending sharing's instant joins
                          * that instant (PACT_MODEL_COALESCE=0: never) */
     int posted;         /* eval.c: the posted path runs (deliveries raise their ranks' exits) */

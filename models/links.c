@@ -1104,13 +1104,13 @@ static inline lent *lent_room(sim_t *x, size_t n)
 /* Class ci joins A in share_unit: index *nc in comp_c and in A's arrays (its flows, its links' positions in
  * R), that index in cfix (A's classes keep no fixed state there: share_unit keeps it in its own array), its
  * links not in R yet R's, at positions from *nl (hpos, lid).  1; 0 where R would pass LOCAL_LINKS links (as
- * comp_add); -1 where A would pass UNIT_A classes or the class has more than two links (one switch: up and
- * down, all share_unit's arrays hold). */
+ * comp_add); -1 where A would pass amax classes (UNIT_A) or the class has more than two links (one switch: up
+ * and down, all share_unit's arrays hold). */
 static inline int unit_add(pact_model_eval *w, uint32_t ci, uint32_t st, uint32_t *lid, uint32_t *nl,
-                           uint32_t *nc, uint32_t (*ap)[2], uint32_t *an)
+                           uint32_t *nc, uint32_t amax, uint32_t (*ap)[2], uint32_t *an)
 {
     fclass *c = &w->cl[ci];
-    if (*nc == UNIT_A || c->nl > 2)
+    if (*nc == amax || c->nl > 2)
         return -1;
     const uint32_t i = (*nc)++;
     c->mark = st;
@@ -1164,7 +1164,7 @@ static inline int unit_key(double *lcap, uint32_t *lfix, double *lkey, uint32_t 
  * fixes it (below).  Where the filling, the sums and the checks read the class and link records (a hop from a
  * class to its other link's position through that link's record, a new rate from the class's second line) and
  * the sums walked every entry again, pairwise alltoall at 1024 ranks (4 KiB, ascending) took 6.15 billion
- * instructions a cell, 5.39 now (callgrind, session 48).  -1: more links
+ * instructions a cell, 5.40 now (callgrind, session 48).  -1: more links
  * touched than LOCAL_LINKS, a class of more than two links, or more than UNIT_A classes in A, for share_local
  * (what was done is share_local's first steps again: V brought to `now`, marks of an older stamp). */
 static int share_unit(sim_t *x, double now)
@@ -1183,7 +1183,7 @@ static int share_unit(sim_t *x, double now)
      */
     uint32_t an[UNIT_A], ap[UNIT_A][2], abn[UNIT_A];
     double anr[UNIT_A];
-    const uint32_t st = next_stamp(w);
+    const uint32_t st = next_stamp(w), amax = x->share_memo == 3 ? 2 : UNIT_A;
     uint32_t nl = 0, nc = 0, ne = 0, alive = 0;
     for (uint32_t i = 0; i < nd; i++) { /* the dirty list holds each link once */
         slink *L = &w->lk[w->dirty[i]];
@@ -1204,7 +1204,7 @@ static int share_unit(sim_t *x, double now)
             fclass *c = &w->cl[ci];
             e = c->e[ENTRY_POS(e)].next;
             if (c->mark != st) {
-                const int r = unit_add(w, ci, st, lid, &nl, &nc, ap, an);
+                const int r = unit_add(w, ci, st, lid, &nl, &nc, amax, ap, an);
                 if (r <= 0)
                     return r;
             }
@@ -1367,7 +1367,7 @@ static int share_unit(sim_t *x, double now)
         if (np == 0)
             break;
         for (uint32_t k = 0; k < np; k++) { /* A grows by them (comp_c[nc ..)), R by their links */
-            const int r = unit_add(w, w->comp_c[nc], st, lid, &nl, &nc, ap, an);
+            const int r = unit_add(w, w->comp_c[nc], st, lid, &nl, &nc, amax, ap, an);
             if (r <= 0)
                 return r;
         }
@@ -1387,7 +1387,7 @@ static int share_local(sim_t *x, double now)
     pact_model_eval *w = x->w;
     /* share_unit fills without fill_run: where the tests make fill_run's heap take small components
      * (PACT_MODEL_FILL_SCAN below LOCAL_LINKS), the heap is what they mean to run */
-    if (x->share_memo == 2 && !x->rt && x->fill_scan >= LOCAL_LINKS) {
+    if (x->share_memo >= 2 && !x->rt && x->fill_scan >= LOCAL_LINKS) {
         const int u = share_unit(x, now);
         if (u >= 0)
             return u;

@@ -483,21 +483,23 @@ check_par "model engine: class ends kept flat give the heap's answers (PACT_MODE
 # A local sharing's checks take each link's sums once a round, from one walk of each link that also finds the
 # classes outside A to check (models/links.c, share_sums), where each check walked the link's list; and on one
 # switch (2, the default) each round walks R's lists once into an array that the filling, the sums and the
-# checks read (share_unit).  Byte for byte the walks' answers (PACT_MODEL_SHARE_MEMO=0), on mx-a, mx-c, mx-d
-# and the alltoall cells of knob_run (pairwise at 512 ranks: nearly all its sharings local, some of them in
-# rounds past the first), and on linear alltoall on a switch of 384 nodes under random arrivals (8 B), where R
-# has hundreds of links (2 s for the walks, 0.2 s with the sums kept).  A bad value is refused.
+# checks read (share_unit); with 3, share_unit hands every sharing whose A passes two classes to share_local
+# after its first steps (what it does past 64).  Byte for byte the walks' answers (PACT_MODEL_SHARE_MEMO=0), on
+# mx-a, mx-c, mx-d and the alltoall cells of knob_run (pairwise at 512 ranks: nearly all its sharings local,
+# some of them in rounds past the first), and on linear alltoall on a switch of 384 nodes under random arrivals
+# (8 B), where R has hundreds of links (2 s for the walks, 0.2 s with the sums kept).  A bad value is refused.
 model_share_memo() {
     local m
-    for m in 0 1 2; do
+    for m in 0 1 2 3; do
         knob_run "$TMP/memo-$m" "PACT_MODEL_SHARE_MEMO=$m" "PACT_MODEL_SHARE_MEMO=$m" || return 1
         PACT_MODEL_SHARE_MEMO=$m $PACT model predict --coll alltoall --alg linear -P 384 -m 8 --net shared \
             --alpha 2e-6 --beta 8e-10 --shape random --skew 1e-4 --format csv >"$TMP/memo-$m-384.csv" || return 1
     done
-    knob_same "$TMP/memo-0" "$TMP/memo-1" && knob_same "$TMP/memo-0" "$TMP/memo-2" || return 1
+    knob_same "$TMP/memo-0" "$TMP/memo-1" && knob_same "$TMP/memo-0" "$TMP/memo-2" &&
+        knob_same "$TMP/memo-0" "$TMP/memo-3" || return 1
     grep -q ",ok$" "$TMP/memo-1-384.csv" && cmp "$TMP/memo-0-384.csv" "$TMP/memo-1-384.csv" &&
-        cmp "$TMP/memo-0-384.csv" "$TMP/memo-2-384.csv" || return 1
-    bad_model_env PACT_MODEL_SHARE_MEMO=3 "PACT_MODEL_SHARE_MEMO=3: not 0"
+        cmp "$TMP/memo-0-384.csv" "$TMP/memo-2-384.csv" && cmp "$TMP/memo-0-384.csv" "$TMP/memo-3-384.csv" || return 1
+    bad_model_env PACT_MODEL_SHARE_MEMO=4 "PACT_MODEL_SHARE_MEMO=4: not 0"
 }
 check_par "model engine: link sums kept through a local sharing's checks, and R's lists walked once on one switch, give the walks' answers (PACT_MODEL_SHARE_MEMO=0)" \
     model_share_memo
