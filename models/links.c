@@ -1164,8 +1164,8 @@ static inline int unit_key(double *lcap, uint32_t *lfix, double *lkey, uint32_t 
  * fixes it (below).  Where the filling, the sums and the checks read the class and link records (a hop from a
  * class to its other link's position through that link's record, a new rate from the class's second line) and
  * the sums walked every entry again, pairwise alltoall at 1024 ranks (4 KiB, ascending) took 6.15 billion
- * instructions a cell, 5.40 now (callgrind, session 48).  -1: more links
- * touched than LOCAL_LINKS, a class of more than two links, or more than UNIT_A classes in A, for share_local
+ * instructions a cell, 5.40 now (callgrind, session 48).  -1: more links touched than LOCAL_LINKS, a class of
+ * more than two links, or more than UNIT_A classes in A (2 with PACT_MODEL_SHARE_MEMO=3), for share_local
  * (what was done is share_local's first steps again: V brought to `now`, marks of an older stamp). */
 static int share_unit(sim_t *x, double now)
 {
@@ -1179,8 +1179,7 @@ static int share_unit(sim_t *x, double now)
     /* R by position: link, capacity, entries, A's capacity left and unfixed flows, key, sums */
     uint32_t lid[LOCAL_LINKS], at[LOCAL_LINKS + 1], lfix[LOCAL_LINKS];
     double c0[LOCAL_LINKS], lcap[LOCAL_LINKS], lkey[LOCAL_LINKS], bu[LOCAL_LINKS], bt[LOCAL_LINKS];
-    /* A by index (comp_c's order): flows, its links' positions, fixed, new rate, the position that fixed it
-     */
+    /* A by index (comp_c's order): flows, its links' positions, new rate, the position that fixed it */
     uint32_t an[UNIT_A], ap[UNIT_A][2], abn[UNIT_A];
     double anr[UNIT_A];
     const uint32_t st = next_stamp(w), amax = x->share_memo == 3 ? 2 : UNIT_A;
