@@ -905,13 +905,19 @@ static void link_sums(const sim_t *x, uint32_t l, uint32_t st, double *used, dou
     *top = t;
 }
 
-/* Whether link l is a bottleneck of class k, its sums given: saturated (flows' rates sum to its capacity) and
- * no flow on it gets more per unit of weight than k's. */
+/* Whether a link of capacity cap0 whose flows take used and the most a flow of which gets per unit of weight
+ * is top is a bottleneck of a class that gets own per unit of weight: saturated (flows' rates sum to its
+ * capacity) and no flow on it gets more than that class. */
+static inline int bottleneck_sums(double cap0, double used, double top, double own)
+{
+    return used >= cap0 * (1 - LOCAL_TOL) && own >= top * (1 - LOCAL_TOL);
+}
+
+/* Whether link l is a bottleneck of class k, its sums given. */
 static inline int bottleneck_of(const pact_model_eval *w, uint32_t l, const fclass *k, uint32_t st,
                                 double used, double top)
 {
-    double own = (k->mark == st ? k->nrate : k->rate) / k->iw;
-    return used >= w->lk[l].cap0 * (1 - LOCAL_TOL) && own >= top * (1 - LOCAL_TOL);
+    return bottleneck_sums(w->lk[l].cap0, used, top, (k->mark == st ? k->nrate : k->rate) / k->iw);
 }
 
 /* The same, l's sums from its walk, or for a link of R from bu and bt at its position, taken once a round
@@ -1322,7 +1328,7 @@ static int share_unit(sim_t *x, double now)
         /* the links whose A's classes other links fixed: their sums and classes outside A (the classes
          * listed in another order than share_local's, which moves no rate: only which of them joins A, not
          * when, and A's order, which no sum follows) */
-        for (uint32_t m = ((nl < 32 ? 1u << nl : 0) - 1) & ~summed; m; m &= m - 1) {
+        for (uint32_t m = ((1u << nl) - 1) & ~summed; m; m &= m - 1) { /* nl <= LOCAL_LINKS */
             const uint32_t k = (uint32_t)__builtin_ctz(m);
             double u = 0, t = 0;
             for (uint32_t j = at[k]; j < at[k + 1]; j++) {
@@ -1346,7 +1352,7 @@ static int share_unit(sim_t *x, double now)
         for (uint32_t i = 0; i < nc; i++) {
             const uint32_t kb = abn[i];
             const double own = anr[i];
-            if (bu[kb] >= c0[kb] * (1 - LOCAL_TOL) && own >= bt[kb] * (1 - LOCAL_TOL))
+            if (bottleneck_sums(c0[kb], bu[kb], bt[kb], own))
                 continue;
             int more = 0;
             for (uint32_t j = at[kb]; j < at[kb + 1]; j++) /* those that get more there */
